@@ -1,0 +1,6 @@
+"""`python -m satdoku` runs the command line."""
+import sys
+
+from satdoku.cli import main
+
+sys.exit(main())

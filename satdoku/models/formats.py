@@ -1,0 +1,302 @@
+"""Reading and writing puzzles: one-line, multi-line grids (.ss, .sdk), integer lists; any size."""
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from satdoku.errors import InputError
+from satdoku.models.geometry import Geometry, default_geometry, is_square_size
+from satdoku.models.puzzle import Puzzle, cell_name
+from satdoku.models.verify import given_conflict
+
+BLANK_CHARS = ".0*_-X"
+DIGITS36 = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+HEX = "0123456789ABCDEF"
+LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+SEPARATOR = re.compile(r"[\s\-+=|]*[+=|][\s\-+=|]*")
+TITLE = re.compile(r"(grid|puzzle|\[)", re.IGNORECASE)
+STYLES = ("line", "grid", "json")
+
+
+@dataclass
+class _Row:
+    """One line of cells as read, before the block it belongs to is interpreted."""
+
+    lineno: int
+    chars: list[str]
+    ints: list[str] | None
+    bars: int | None = None
+    after_rule: bool = False
+
+
+@dataclass
+class _Block:
+    """Consecutive cell lines not separated by a blank line."""
+
+    rows: list[_Row] = field(default_factory=list)
+    rules: list[int] = field(default_factory=list)
+
+
+def _read_row(lineno: int, line: str) -> _Row:
+    body = line.replace("|", " ").strip()
+    tokens = [t for t in re.split(r"[\s,;]+", body) if t]
+    ints = tokens if len(tokens) > 1 and all(t.isdigit() or t == "." for t in tokens) else None
+    chars = [ch.upper() for ch in line if not ch.isspace() and ch not in "|,;"]
+    bars = len([ch for ch in line.split("|")[0] if not ch.isspace() and ch not in ",;"]) if "|" in line else None
+    return _Row(lineno, chars, ints, bars)
+
+
+def _blocks(lines: Iterable[str]) -> list[_Block]:
+    blocks, current = [], _Block()
+    for lineno, raw in enumerate(lines, 1):
+        line = raw.strip()
+        if not line:
+            if current.rows:
+                blocks.append(current)
+            current = _Block()
+        elif line.startswith("#") or TITLE.match(line):
+            continue
+        elif SEPARATOR.fullmatch(line) and set(line) - set("-| "):
+            current.rules.append(len(current.rows))
+        else:
+            current.rows.append(_read_row(lineno, line))
+    if current.rows:
+        blocks.append(current)
+    return blocks
+
+
+def _where(source: str, first: int, last: int | None = None) -> str:
+    span = f"line {first}" if last is None or last == first else f"lines {first}-{last}"
+    return f"{source} {span}" if source else span
+
+
+def _numeric_block(rows: list[_Row]) -> bool:
+    return all(r.ints is not None for r in rows) and any(
+        any(len(t) > 1 for t in r.ints or []) or "," in "".join(r.chars) for r in rows)
+
+
+def _cells(rows: list[_Row], numeric: bool) -> list[str]:
+    return [t for r in rows for t in ((r.ints or []) if numeric else r.chars)]
+
+
+def _alphabet(symbols: Sequence[str], n: int) -> tuple[str, str]:
+    """The digit alphabet of a character puzzle and its blank characters."""
+    used = set(symbols)
+    if n <= 9:
+        return DIGITS36[:n], BLANK_CHARS
+    if n <= len(HEX) and "0" in used and DIGITS36[n - 1] not in used and used & set(".*_-X"):
+        return HEX[:n], ".*_-X"
+    if not used & set("123456789") and used & set(LETTERS):
+        return LETTERS[:n], BLANK_CHARS
+    return DIGITS36[:n], BLANK_CHARS
+
+
+def _values(tokens: list[str], n: int, numeric: bool, where: str) -> tuple[tuple[int, ...], str | None]:
+    if numeric:
+        values = []
+        for i, t in enumerate(tokens):
+            v = 0 if t == "." else int(t)
+            if v > n:
+                raise InputError(f"{where}, {cell_name(i, n)}: digit {v} out of range 1-{n}")
+            values.append(v)
+        return tuple(values), None
+    alphabet, blanks = _alphabet(tokens, n)
+    index = {ch: i + 1 for i, ch in enumerate(alphabet)}
+    values = []
+    for i, ch in enumerate(tokens):
+        if ch in index:
+            values.append(index[ch])
+        elif ch in blanks:
+            values.append(0)
+        elif ch in DIGITS36:
+            raise InputError(f"{where}, {cell_name(i, n)}: digit {ch!r} out of range for a "
+                             f"{n}x{n} grid ({alphabet[0]}-{alphabet[-1]})")
+        else:
+            raise InputError(f"{where}, {cell_name(i, n)}: unknown character {ch!r}")
+    return tuple(values), alphabet
+
+
+def _make(tokens: list[str], numeric: bool, geometry: Geometry, where: str) -> Puzzle:
+    values, alphabet = _values(tokens, geometry.n, numeric, where)
+    puzzle = Puzzle(geometry, values, alphabet, where)
+    conflict = given_conflict(puzzle)
+    if conflict:
+        raise InputError(f"{where}: contradictory givens: {conflict}")
+    return puzzle
+
+
+def _geometry_for(n: int, box: Geometry | None, block: _Block | None, where: str) -> Geometry:
+    if box is not None:
+        if box.n != n:
+            raise InputError(f"{where}: box {box.box_rows}x{box.box_cols} needs side {box.n}, "
+                             f"the puzzle has side {n}")
+        return box
+    if block is not None:
+        inferred = _boxes_from_rules(n, block)
+        if inferred:
+            return inferred
+    try:
+        return default_geometry(n)
+    except InputError as err:
+        raise InputError(f"{where}: {err}") from None
+
+
+def _boxes_from_rules(n: int, block: _Block) -> Geometry | None:
+    """The box shape that a drawn grid's '|' and '---+---' rules show, if they show one."""
+    bars = next((r.bars for r in block.rows if r.bars), None)
+    if not bars or n % bars:
+        return None
+    box_rows = block.rules[0] if block.rules and block.rules[0] > 0 else n // bars
+    if box_rows * bars != n:
+        return None
+    return Geometry(box_rows, bars)
+
+
+def _grid_split(block: _Block, box: Geometry | None) -> int | None:
+    """The side when a block is drawn as grids of side rows, or None for one puzzle per line."""
+    lengths = {len(r.ints) if _numeric_block(block.rows) else len(r.chars) for r in block.rows}
+    if len(lengths) != 1:
+        return None
+    side = lengths.pop()
+    if box is not None:
+        return side if side == box.n else None
+    if side < 4 or side > 64 or len(block.rows) < side:
+        return None
+    if is_square_size(side):
+        symbols = set(_cells(block.rows, _numeric_block(block.rows)))
+        small = set(DIGITS36[: int(side ** 0.5)]) | set(BLANK_CHARS)
+        if symbols <= small:
+            return None
+    return side
+
+
+def _puzzles_in_block(block: _Block, box: Geometry | None, source: str) -> list[Puzzle]:
+    side = _grid_split(block, box)
+    numeric = _numeric_block(block.rows)
+    if side is None:
+        if len(block.rows) > 1 and box is None and all(
+                not is_square_size(len(r.ints if numeric else r.chars)) for r in block.rows):
+            first, last = block.rows[0].lineno, block.rows[-1].lineno
+            side_guess = len(block.rows[0].ints if numeric else block.rows[0].chars)
+            raise InputError(f"{_where(source, first, last)}: {len(block.rows)} rows of "
+                             f"{side_guess} cells do not make a square grid")
+        return [_single_line(row, box, source) for row in block.rows]
+    if len(block.rows) % side:
+        first, last = block.rows[0].lineno, block.rows[-1].lineno
+        raise InputError(f"{_where(source, first, last)}: {len(block.rows)} rows of {side} cells; "
+                         f"a {side}x{side} grid needs {side} rows")
+    out = []
+    for k in range(0, len(block.rows), side):
+        rows = block.rows[k:k + side]
+        where = _where(source, rows[0].lineno, rows[-1].lineno)
+        sub = _Block(rows, [i - k for i in block.rules if k < i < k + side])
+        geometry = _geometry_for(side, box, sub, where)
+        out.append(_make(_cells(rows, numeric), numeric, geometry, where))
+    return out
+
+
+def _single_line(row: _Row, box: Geometry | None, source: str) -> Puzzle:
+    where = _where(source, row.lineno)
+    numeric = _numeric_block([row])
+    tokens = row.ints if numeric and row.ints else row.chars
+    count = len(tokens)
+    n = int(round(count ** 0.5))
+    if box is not None and count != box.n_cells:
+        raise InputError(f"{where}: {count} cells, a {box.label} puzzle has {box.n_cells}")
+    if box is None and not is_square_size(count):
+        raise InputError(f"{where}: {count} cells is not a puzzle size "
+                         f"(16, 36, 64, 81, 144, 256, ... cells)")
+    return _make(list(tokens), numeric, _geometry_for(n, box, None, where), where)
+
+
+def parse_puzzles(text: str, box: Geometry | None = None, source: str = "") -> list[Puzzle]:
+    """Every puzzle in a text: one per line, or drawn as grids separated by blank lines.
+
+    >>> [p.n for p in parse_puzzles("1...\\n...2\\n..4.\\n.3..")]
+    [4]
+    """
+    puzzles = []
+    for block in _blocks(text.splitlines()):
+        puzzles.extend(_puzzles_in_block(block, box, source))
+    if not puzzles:
+        raise InputError(f"{source or 'input'}: no puzzle found")
+    return puzzles
+
+
+def parse_puzzle(text: str, box: Geometry | None = None) -> Puzzle:
+    """Exactly one puzzle from a text.
+
+    >>> parse_puzzle("1000000200400300").n_givens
+    4
+    """
+    puzzles = parse_puzzles(text, box)
+    if len(puzzles) != 1:
+        raise InputError(f"expected one puzzle, found {len(puzzles)}")
+    return puzzles[0]
+
+
+def read_puzzles(path: str, box: Geometry | None = None) -> list[Puzzle]:
+    """Every puzzle in a file, or on standard input when the path is '-'."""
+    if path == "-":
+        return parse_puzzles(sys.stdin.read(), box, "stdin")
+    file = Path(path)
+    try:
+        text = file.read_text(encoding="utf-8", errors="replace")
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise InputError(f"{path}: is a directory, not a puzzle file") from None
+    except OSError as err:
+        raise InputError(f"{path}: cannot read ({err.strerror})") from None
+    return parse_puzzles(text, box, file.name)
+
+
+def _symbol(v: int, alphabet: str | None, width: int) -> str:
+    if not v:
+        return ".".rjust(width)
+    return alphabet[v - 1] if alphabet else str(v).rjust(width)
+
+
+def _alphabet_for(puzzle: Puzzle) -> str | None:
+    if puzzle.alphabet is not None:
+        return puzzle.alphabet
+    return DIGITS36[:puzzle.n] if puzzle.n <= 9 else None
+
+
+def format_line(cells: Sequence[int], puzzle: Puzzle) -> str:
+    """One line: characters for alphabets, space-separated integers otherwise.
+
+    >>> p = parse_puzzle("1000000200400300")
+    >>> format_line(p.cells, p)
+    '1......2..4..3..'
+    """
+    alphabet = _alphabet_for(puzzle)
+    if alphabet:
+        return "".join(_symbol(v, alphabet, 1) for v in cells)
+    return " ".join(str(v) for v in cells)
+
+
+def format_grid(cells: Sequence[int], puzzle: Puzzle) -> str:
+    """A drawn grid with '|' between boxes and '-+-' rules between bands."""
+    g = puzzle.geometry
+    alphabet = _alphabet_for(puzzle)
+    width = 1 if alphabet else len(str(g.n))
+    lines = []
+    for r in range(g.n):
+        if r and r % g.box_rows == 0:
+            stack = "-" * ((width + 1) * g.box_cols + 1)
+            lines.append("+".join([stack] * (g.n // g.box_cols))[1:-1])
+        row = [_symbol(cells[r * g.n + c], alphabet, width) for c in range(g.n)]
+        stacks = [" ".join(row[c:c + g.box_cols]) for c in range(0, g.n, g.box_cols)]
+        lines.append(" | ".join(stacks))
+    return "\n".join(lines)
+
+
+def format_cells(cells: Sequence[int], puzzle: Puzzle, style: str) -> str:
+    """A grid in the `line` or `grid` style."""
+    if style == "grid":
+        return format_grid(cells, puzzle)
+    return format_line(cells, puzzle)

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Set up a fresh machine and run the whole test suite: Debian's SAT/LP solvers, the package, pytest.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+debs=(minisat cadical glpk-utils)
+missing=()
+for p in "${debs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+python3 -m pip install -q -e '.[test,all]'
+python3 -m pytest -q "$@"
