@@ -6,6 +6,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from enum import Enum
 
+from satdoku.errors import BackendUnavailable
 from satdoku.models.puzzle import Grid, Puzzle
 
 
@@ -42,9 +43,16 @@ class Backend:
     family: str = ""
     default_engine: str = ""
     requirement: str = ""
+    # keyword options this family accepts from the command line (--workers, --explain, ...)
+    options: frozenset[str] = frozenset()
 
-    def __init__(self, engine: str | None = None) -> None:
+    def __init__(self, engine: str | None = None, **options: object) -> None:
+        unknown = set(options) - self.options
+        if unknown:
+            raise BackendUnavailable(f"backend {self.family!r} takes no option "
+                                     f"{', '.join('--' + o.replace('_', '-') for o in sorted(unknown))}")
         self.engine = engine or self.default_engine
+        self.settings = dict(options)
 
     @property
     def name(self) -> str:

@@ -42,8 +42,8 @@ class PysatBackend(Backend):
     default_engine = "cadical195"
     requirement = "python-sat"
 
-    def __init__(self, engine: str | None = None) -> None:
-        super().__init__(engine)
+    def __init__(self, engine: str | None = None, **options: object) -> None:
+        super().__init__(engine, **options)
         if self.engine not in _engine_names():
             raise BackendUnavailable(f"unknown PySAT solver {self.engine!r}; "
                                      f"choose from {', '.join(_engine_names())}")

@@ -33,14 +33,14 @@ def family_class(family: str) -> type[Backend]:
     return getattr(module, class_name)
 
 
-def get_backend(name: str | None = None) -> Backend:
-    """A backend from its name: 'pysat', 'pysat:glucose4', 'external:minisat', 'dlx' ...
+def get_backend(name: str | None = None, **options: object) -> Backend:
+    """A backend from its name ('pysat', 'pysat:glucose4', 'external:minisat', 'dlx' ...) and options.
 
     >>> get_backend("pysat").name
     'pysat:cadical195'
     """
     family, _, engine = (name or DEFAULT_BACKEND).partition(":")
-    return family_class(family.strip().lower())(engine.strip() or None)
+    return family_class(family.strip().lower())(engine.strip() or None, **options)
 
 
 @dataclass

@@ -46,6 +46,23 @@ def add_backend(parser: argparse.ArgumentParser) -> None:
                              "(default pysat; see `satdoku backends`)")
 
 
+def add_backend_options(parser: argparse.ArgumentParser) -> None:
+    """Options that some backend families take; passing one to a family without it is an error."""
+    group = parser.add_argument_group("backend options")
+    group.add_argument("--encoding", choices=("minimal", "efficient", "extended"),
+                       help="CNF encoding (pysat, external; default extended)")
+    group.add_argument("--amo", metavar="KIND",
+                       help="at-most-one encoding: pairwise, seqcounter, bitwise, ladder, native (pysat)")
+    group.add_argument("--workers", type=positive_int, metavar="N", help="CP-SAT search workers (default 1)")
+    group.add_argument("--explain", action="store_true", help="print each logical step (logic backend)")
+
+
+def backend_options(args: argparse.Namespace) -> dict:
+    """The backend options given on the command line, as keyword arguments for get_backend."""
+    names = ("encoding", "amo", "workers", "explain")
+    return {k: getattr(args, k) for k in names if getattr(args, k, None) not in (None, False)}
+
+
 def add_format(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--format", "-f", choices=STYLES, default="line", help="output style (default line)")
 

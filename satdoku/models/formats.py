@@ -2,12 +2,12 @@
 from __future__ import annotations
 
 import re
-import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from satdoku.errors import InputError
+from satdoku.fileio import read_text
 from satdoku.models.geometry import Geometry, default_geometry, is_square_size
 from satdoku.models.puzzle import Puzzle, cell_name
 from satdoku.models.verify import given_conflict
@@ -240,18 +240,8 @@ def parse_puzzle(text: str, box: Geometry | None = None) -> Puzzle:
 
 def read_puzzles(path: str, box: Geometry | None = None) -> list[Puzzle]:
     """Every puzzle in a file, or on standard input when the path is '-'."""
-    if path == "-":
-        return parse_puzzles(sys.stdin.read(), box, "stdin")
-    file = Path(path)
-    try:
-        text = file.read_text(encoding="utf-8", errors="replace")
-    except FileNotFoundError:
-        raise InputError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise InputError(f"{path}: is a directory, not a puzzle file") from None
-    except OSError as err:
-        raise InputError(f"{path}: cannot read ({err.strerror})") from None
-    return parse_puzzles(text, box, file.name)
+    text = read_text(path)
+    return parse_puzzles(text, box, "stdin" if path == "-" else Path(path).name)
 
 
 def _symbol(v: int, alphabet: str | None, width: int) -> str:
