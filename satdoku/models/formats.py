@@ -44,9 +44,19 @@ def _read_row(lineno: int, line: str) -> _Row:
     body = line.replace("|", " ").strip()
     tokens = [t for t in re.split(r"[\s,;]+", body) if t]
     ints = tokens if len(tokens) > 1 and all(t.isdigit() or t == "." for t in tokens) else None
-    chars = [ch.upper() for ch in line if not ch.isspace() and ch not in "|,;"]
+    chars = [ch for ch in line if not ch.isspace() and ch not in "|,;"]
     bars = len([ch for ch in line.split("|")[0] if not ch.isspace() and ch not in ",;"]) if "|" in line else None
     return _Row(lineno, chars, ints, bars)
+
+
+def _is_rule(line: str, block: _Block) -> bool:
+    """A drawn rule such as '------+-------' or '|---|'; a run of dashes alone is a rule unless it
+    is as long as the row above it (then it is a row of blanks)."""
+    if not SEPARATOR.fullmatch(line) and not set(line) <= set("- "):
+        return False
+    if set(line) - set("- "):
+        return True
+    return bool(block.rows) and len(line.replace(" ", "")) != len(block.rows[-1].chars)
 
 
 def _blocks(lines: Iterable[str]) -> list[_Block]:
@@ -59,7 +69,7 @@ def _blocks(lines: Iterable[str]) -> list[_Block]:
             current = _Block()
         elif line.startswith("#") or TITLE.match(line):
             continue
-        elif SEPARATOR.fullmatch(line) and set(line) - set("-| "):
+        elif _is_rule(line, current):
             current.rules.append(len(current.rows))
         else:
             current.rows.append(_read_row(lineno, line))
@@ -103,19 +113,20 @@ def _values(tokens: list[str], n: int, numeric: bool, where: str) -> tuple[tuple
                 raise InputError(f"{where}, {cell_name(i, n)}: digit {v} out of range 1-{n}")
             values.append(v)
         return tuple(values), None
-    alphabet, blanks = _alphabet(tokens, n)
+    upper = [t.upper() for t in tokens]
+    alphabet, blanks = _alphabet(upper, n)
     index = {ch: i + 1 for i, ch in enumerate(alphabet)}
     values = []
-    for i, ch in enumerate(tokens):
+    for i, (ch, raw) in enumerate(zip(upper, tokens)):
         if ch in index:
             values.append(index[ch])
         elif ch in blanks:
             values.append(0)
-        elif ch in DIGITS36:
-            raise InputError(f"{where}, {cell_name(i, n)}: digit {ch!r} out of range for a "
+        elif ch.isdigit() or (n > 9 and ch in DIGITS36):
+            raise InputError(f"{where}, {cell_name(i, n)}: digit {raw!r} out of range for a "
                              f"{n}x{n} grid ({alphabet[0]}-{alphabet[-1]})")
         else:
-            raise InputError(f"{where}, {cell_name(i, n)}: unknown character {ch!r}")
+            raise InputError(f"{where}, {cell_name(i, n)}: unknown character {raw!r}")
     return tuple(values), alphabet
 
 
@@ -157,7 +168,7 @@ def _boxes_from_rules(n: int, block: _Block) -> Geometry | None:
 
 def _grid_split(block: _Block, box: Geometry | None) -> int | None:
     """The side when a block is drawn as grids of side rows, or None for one puzzle per line."""
-    lengths = {len(r.ints) if _numeric_block(block.rows) else len(r.chars) for r in block.rows}
+    lengths = set(_row_lengths(block, _numeric_block(block.rows)))
     if len(lengths) != 1:
         return None
     side = lengths.pop()
@@ -173,16 +184,33 @@ def _grid_split(block: _Block, box: Geometry | None) -> int | None:
     return side
 
 
+def _row_lengths(block: _Block, numeric: bool) -> list[int]:
+    return [len(r.ints or []) if numeric else len(r.chars) for r in block.rows]
+
+
+def _not_a_grid(block: _Block, box: Geometry | None, numeric: bool, source: str) -> str | None:
+    """Why a multi-line block is neither a drawn grid nor one puzzle per line, or None."""
+    lengths = _row_lengths(block, numeric)
+    side, rows = lengths[0], len(lengths)
+    if rows < 2 or len(set(lengths)) != 1:
+        return None
+    where = _where(source, block.rows[0].lineno, block.rows[-1].lineno)
+    if box is not None and side not in (box.n, box.n_cells):
+        return f"{where}: box {box.box_rows}x{box.box_cols} needs side {box.n}, the puzzle has side {side}"
+    if box is None and not is_square_size(side):
+        if side == rows < 4:
+            return f"{where}: a {side}x{side} grid is too small; the smallest sudoku is 4x4"
+        return f"{where}: {rows} rows of {side} cells do not make a square grid"
+    return None
+
+
 def _puzzles_in_block(block: _Block, box: Geometry | None, source: str) -> list[Puzzle]:
     side = _grid_split(block, box)
     numeric = _numeric_block(block.rows)
     if side is None:
-        if len(block.rows) > 1 and box is None and all(
-                not is_square_size(len(r.ints if numeric else r.chars)) for r in block.rows):
-            first, last = block.rows[0].lineno, block.rows[-1].lineno
-            side_guess = len(block.rows[0].ints if numeric else block.rows[0].chars)
-            raise InputError(f"{_where(source, first, last)}: {len(block.rows)} rows of "
-                             f"{side_guess} cells do not make a square grid")
+        problem = _not_a_grid(block, box, numeric, source)
+        if problem:
+            raise InputError(problem)
         return [_single_line(row, box, source) for row in block.rows]
     if len(block.rows) % side:
         first, last = block.rows[0].lineno, block.rows[-1].lineno
