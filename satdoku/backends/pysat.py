@@ -1,15 +1,23 @@
-"""PySAT solvers (CaDiCaL, Glucose, MiniSat, ...) over the CNF encoding of the matrix."""
+"""PySAT solvers (CaDiCaL, Glucose, MiniSat, ...) over the CNF encoding of the matrix.
+
+One solver per geometry is built once with the full encoding and reused: each puzzle's givens are
+assumptions, each enumeration's blocking clauses hang off a fresh activation literal that is
+switched off afterwards, so the solver stays sound and usable for the next question.
+"""
 from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
+import numpy as np
 from pysat.solvers import Solver, SolverNames
 
 from satdoku.backends.base import Backend, Result, Status, timed
-from satdoku.encoders.cnf import VarMap, encode
+from satdoku.encoders.cnf import (AMO_KINDS, DEFAULT_AMO, DEFAULT_ENCODING, ENCODINGS, GIVENS,
+                                  NATIVE_SOLVERS, VarMap, check_choice, encode, given_literals)
 from satdoku.errors import BackendUnavailable
+from satdoku.models.geometry import Geometry
 from satdoku.models.puzzle import Grid, Puzzle
 
 
@@ -17,36 +25,142 @@ def _engine_names() -> list[str]:
     return sorted(k for k in vars(SolverNames) if not k.startswith("_"))
 
 
+def interruptible(solver: Solver) -> bool:
+    """True when the solver can be interrupted from another thread (CaDiCaL in PySAT cannot)."""
+    try:
+        solver.clear_interrupt()
+        return True
+    except NotImplementedError:
+        return False
+
+
 def solve_limited(solver: Solver, time_limit: float | None, assumptions: list[int] | None = None) -> bool | None:
-    """Solve, interrupting after `time_limit` seconds; None when interrupted.
+    """Solve, giving up after `time_limit` seconds; None when the time ran out.
+
+    Solvers that take an interrupt get one from a timer; the others (CaDiCaL) search in slices of
+    a conflict budget until the deadline, keeping what they learnt between slices.
 
     >>> with Solver(name="cadical195", bootstrap_with=[[1, 2], [-1]]) as s:
     ...     solve_limited(s, 5.0)
     True
     """
+    assumptions = assumptions or []
     if time_limit is None:
-        return solver.solve(assumptions=assumptions or [])
+        return solver.solve(assumptions=assumptions)
+    if not interruptible(solver):
+        return _solve_in_slices(solver, time.perf_counter() + time_limit, assumptions)
     timer = threading.Timer(time_limit, solver.interrupt)
     timer.start()
     try:
-        return solver.solve_limited(assumptions=assumptions or [], expect_interrupt=True)
+        return solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
     finally:
         timer.cancel()
         solver.clear_interrupt()
 
 
+def _solve_in_slices(solver: Solver, deadline: float, assumptions: list[int]) -> bool | None:
+    """solve_limited under growing conflict budgets until an answer or the deadline."""
+    budget = 1000
+    while True:
+        solver.conf_budget(budget)
+        answer = solver.solve_limited(assumptions=assumptions)
+        if answer is not None:
+            return answer
+        if time.perf_counter() >= deadline:
+            return None
+        budget = min(2 * budget, 16000)
+
+
+class ReusedSolver:
+    """One solver holding the full encoding of a geometry; puzzles come in as assumptions."""
+
+    def __init__(self, engine: str, geometry: Geometry, encoding: str, amo: str) -> None:
+        cnf, self.varmap = encode(Puzzle.empty(geometry), encoding, amo, "assumptions")
+        self.solver = Solver(name=engine, bootstrap_with=cnf)
+        self.n = geometry.n
+        self.top = self.varmap.n_vars
+        self.cell_base = np.arange(self.n * self.n, dtype=np.int64) * self.n
+
+    def assumptions(self, puzzle: Puzzle) -> list[int]:
+        """The givens' placement variables, computed with numpy."""
+        cells = np.asarray(puzzle.cells, dtype=np.int64)
+        given = np.flatnonzero(cells)
+        return (self.cell_base[given] + cells[given]).tolist()
+
+    def true_options(self) -> np.ndarray:
+        """The placement options of the solver's current model, in option order."""
+        model = self.solver.get_model()
+        return np.flatnonzero(np.asarray(model[:self.varmap.n_placements]) > 0)
+
+    def grid(self, options: np.ndarray) -> Grid:
+        """The grid of a model's true options: with one per cell they are in cell order already."""
+        if len(options) == self.n * self.n:
+            return tuple((options % self.n + 1).tolist())
+        return self.varmap.matrix.grid(options)
+
+    def solve(self, puzzle: Puzzle, time_limit: float | None) -> tuple[Status, Grid | None]:
+        """Status and grid of one puzzle under its givens as assumptions."""
+        answer = solve_limited(self.solver, time_limit, self.assumptions(puzzle))
+        if answer is None:
+            return Status.UNKNOWN, None
+        if not answer:
+            return Status.NO_SOLUTION, None
+        return Status.SOLVED, self.grid(self.true_options())
+
+    def new_var(self) -> int:
+        """A variable nobody uses yet (activation literals)."""
+        self.top += 1
+        return self.top
+
+    def solutions(self, puzzle: Puzzle, limit: int | None) -> Iterator[Grid]:
+        """Every solution, each blocked by a clause over its open cells' placements under an activation literal."""
+        act = self.new_var()
+        assumptions = self.assumptions(puzzle) + [act]
+        open_cells = np.asarray(puzzle.cells, dtype=np.int64) == 0
+        found = 0
+        try:
+            while (limit is None or found < limit) and self.solver.solve(assumptions=assumptions):
+                options = self.true_options()
+                yield self.grid(options)
+                found += 1
+                chosen = options[open_cells[options // self.n]]
+                self.solver.add_clause([-act] + (-(chosen + 1)).tolist())
+        finally:
+            self.solver.add_clause([-act])  # retire this enumeration's blocking clauses for good
+
+    def close(self) -> None:
+        self.solver.delete()
+
+
 class PysatBackend(Backend):
-    """Any PySAT solver by name: `pysat` is `pysat:cadical195`."""
+    """Any PySAT solver by name: `pysat` is `pysat:cadical195`.
+
+    Options: `encoding` (minimal, efficient, extended), `amo` (pairwise, seqcounter, bitwise,
+    ladder, native) and `givens` (assumptions on one reused solver per geometry, the default; or
+    units / simplify for a fresh solver per puzzle).
+
+    >>> from satdoku.models.formats import parse_puzzle
+    >>> PysatBackend(encoding="minimal").count(parse_puzzle("1000000200400300"))
+    1
+    """
 
     family = "pysat"
     default_engine = "cadical195"
     requirement = "python-sat"
+    options = frozenset({"encoding", "amo", "givens"})
 
     def __init__(self, engine: str | None = None, **options: object) -> None:
         super().__init__(engine, **options)
         if self.engine not in _engine_names():
             raise BackendUnavailable(f"unknown PySAT solver {self.engine!r}; "
                                      f"choose from {', '.join(_engine_names())}")
+        self.encoding = check_choice("encoding", str(self.settings.get("encoding", DEFAULT_ENCODING)), ENCODINGS)
+        self.amo = check_choice("at-most-one encoding", str(self.settings.get("amo", DEFAULT_AMO)), AMO_KINDS)
+        self.givens = check_choice("givens mode", str(self.settings.get("givens", "assumptions")), GIVENS)
+        if self.amo == "native" and self.engine not in NATIVE_SOLVERS:
+            raise BackendUnavailable(f"native at-most-one constraints need a cardinality solver "
+                                     f"({', '.join('pysat:' + s for s in NATIVE_SOLVERS)}), not {self.engine}")
+        self._reused: dict[Geometry, ReusedSolver] = {}
 
     @classmethod
     def engines(cls) -> list[str]:
@@ -57,13 +171,22 @@ class PysatBackend(Backend):
         import pysat
         return pysat.__version__
 
-    def _solver(self, puzzle: Puzzle) -> tuple[Solver, VarMap]:
-        cnf, varmap = encode(puzzle)
-        return Solver(name=self.engine, bootstrap_with=cnf.clauses), varmap
+    def reused(self, geometry: Geometry) -> ReusedSolver:
+        """The solver of a geometry, built on first use."""
+        if geometry not in self._reused:
+            self._reused[geometry] = ReusedSolver(self.engine, geometry, self.encoding, self.amo)
+        return self._reused[geometry]
+
+    def _fresh(self, puzzle: Puzzle) -> tuple[Solver, VarMap]:
+        cnf, varmap = encode(puzzle, self.encoding, self.amo, self.givens)
+        return Solver(name=self.engine, bootstrap_with=cnf), varmap
 
     def solve(self, puzzle: Puzzle, time_limit: float | None = None) -> Result:
         start = time.perf_counter()
-        solver, varmap = self._solver(puzzle)
+        if self.givens == "assumptions":
+            status, grid = self.reused(puzzle.geometry).solve(puzzle, time_limit)
+            return timed(status, grid, self.name, start)
+        solver, varmap = self._fresh(puzzle)
         with solver:
             answer = solve_limited(solver, time_limit)
             if answer is None:
@@ -72,14 +195,44 @@ class PysatBackend(Backend):
                 return timed(Status.NO_SOLUTION, None, self.name, start)
             return timed(Status.SOLVED, varmap.decode(solver.get_model()), self.name, start)
 
+    def solve_many(self, puzzles: Iterable[Puzzle], time_limit: float | None = None) -> Iterator[Result]:
+        """Solve in order; with assumptions, one solver per geometry serves the whole batch."""
+        if self.givens != "assumptions":
+            yield from super().solve_many(puzzles, time_limit)
+            return
+        for puzzle in puzzles:
+            start = time.perf_counter()
+            status, grid = self.reused(puzzle.geometry).solve(puzzle, time_limit)
+            yield Result(status, grid, self.name, time.perf_counter() - start)
+
     def solutions(self, puzzle: Puzzle, limit: int | None = None) -> Iterator[Grid]:
-        """Every solution, each blocked afterwards by a clause over its true placement variables."""
-        solver, varmap = self._solver(puzzle)
+        """Every solution, each blocked afterwards by a clause over its placement variables only."""
+        if self.givens == "assumptions":
+            yield from self.reused(puzzle.geometry).solutions(puzzle, limit)
+            return
+        solver, varmap = self._fresh(puzzle)
         with solver:
             found = 0
             while (limit is None or found < limit) and solver.solve():
-                grid = varmap.decode(solver.get_model())
-                yield grid
+                options = varmap.true_options(solver.get_model())
+                yield varmap.matrix.grid(options)
                 found += 1
-                n = puzzle.n
-                solver.add_clause([-varmap.var(i // n, i % n, v - 1) for i, v in enumerate(grid)])
+                open_options = [int(o) + 1 for o in options if puzzle.cells[o // puzzle.n] == 0]
+                if not open_options:
+                    break
+                solver.add_clause([-v for v in open_options])
+
+    def close(self) -> None:
+        """Free the reused solvers."""
+        for reused in self._reused.values():
+            reused.close()
+        self._reused.clear()
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:  # interpreter shutdown: nothing left to free
+            pass
+
+
+__all__ = ["PysatBackend", "ReusedSolver", "given_literals", "solve_limited"]

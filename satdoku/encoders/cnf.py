@@ -1,21 +1,54 @@
-"""The exact-cover matrix as CNF: exactly one option per item, over placement variables o + 1."""
+"""The exact-cover matrix as CNF: exactly one option per item, over placement variables o + 1.
+
+Three encodings (Lynce & Ouaknine; Weber), named by what they keep of "exactly one per item":
+
+- `minimal`: at least one digit per cell, at most one per house-digit, n^2(1 + 3C(n,2)) clauses;
+- `efficient`: minimal plus at most one digit per cell, n^2(1 + 4C(n,2)) clauses;
+- `extended` (default): exactly one for every item, 4n^2(1 + C(n,2)) clauses.
+
+(Counts with pairwise at-most-one; 9x9: 8,829 / 11,745 / 11,988 clauses over 729 variables.)
+At-most-one is `pairwise` (default), `seqcounter`, `bitwise` or `ladder` (pysat.card, auxiliary
+variables numbered after the n^3 placements) or `native` (cardinality constraints, CNFPlus, for
+minicard and gluecard). Givens are `units` (one unit clause each), `simplify` (Kwon & Jain: the
+satisfied clauses and the falsified literals are dropped, which leaves the encoding of the reduced
+matrix) or `assumptions` (no clause: the caller passes `given_literals` to the solver).
+"""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import combinations
 
 import numpy as np
-from pysat.formula import CNF
+from pysat.card import CardEnc, EncType
+from pysat.formula import CNF, CNFPlus
 
+from satdoku.errors import InputError
 from satdoku.models.matrix import ExactCover, exact_cover
 from satdoku.models.puzzle import Grid, Puzzle
+
+ENCODINGS = ("minimal", "efficient", "extended")
+AMO_KINDS = ("pairwise", "seqcounter", "bitwise", "ladder", "native")
+GIVENS = ("units", "simplify", "assumptions")
+DEFAULT_ENCODING, DEFAULT_AMO, DEFAULT_GIVENS = "extended", "pairwise", "units"
+NATIVE_SOLVERS = ("minicard", "gluecard3", "gluecard4")
+
+_CARD_KINDS = {"seqcounter": EncType.seqcounter, "bitwise": EncType.bitwise, "ladder": EncType.ladder}
+# encoding -> (at-least-one on cell items, at-most-one on cell items, at-least-one on house items)
+_KEEPS = {"minimal": (True, False, False), "efficient": (True, True, False), "extended": (True, True, True)}
 
 
 @dataclass(frozen=True)
 class VarMap:
-    """How CNF variables relate to the matrix: placement variable v is option v - 1."""
+    """How CNF variables relate to the matrix: placement variable v is option v - 1.
+
+    `fixed` are options true outside the formula (givens simplified away) and `free`, when set,
+    marks the options whose variables the formula constrains; `n_vars` counts auxiliaries too.
+    """
 
     matrix: ExactCover
+    fixed: tuple[int, ...] = ()
+    free: np.ndarray | None = field(default=None, compare=False, repr=False)
+    n_vars: int = 0
 
     @property
     def n_placements(self) -> int:
@@ -30,11 +63,28 @@ class VarMap:
         """
         return self.matrix.option(r, c, d) + 1
 
-    def decode(self, model: list[int] | np.ndarray) -> Grid:
-        """The grid a model describes, read from its positive placement literals."""
+    def true_options(self, model: list[int] | np.ndarray) -> np.ndarray:
+        """The options a model makes true, fixed ones included, unconstrained ones ignored."""
         lits = np.asarray(model, dtype=np.int64)
         true = lits[(lits > 0) & (lits <= self.n_placements)] - 1
-        return self.matrix.grid(true)
+        if self.free is not None:
+            true = true[self.free[true]]
+        return np.concatenate([np.asarray(self.fixed, dtype=np.int64), true])
+
+    def decode(self, model: list[int] | np.ndarray) -> Grid:
+        """The grid a model describes, read from its positive placement literals.
+
+        >>> from satdoku.models.geometry import Geometry
+        >>> VarMap(exact_cover(Geometry(2, 2))).decode([1, -2, 6])[:2]
+        (1, 2)
+        """
+        return self.matrix.grid(self.true_options(model))
+
+    def placement_vars(self) -> list[int]:
+        """The placement variables the formula constrains (for `c ind` projection lines)."""
+        if self.free is None:
+            return list(range(1, self.n_placements + 1))
+        return (np.flatnonzero(self.free) + 1).tolist()
 
 
 def exactly_one(lits: list[int]) -> list[list[int]]:
@@ -46,13 +96,142 @@ def exactly_one(lits: list[int]) -> list[list[int]]:
     return [list(lits)] + [[-a, -b] for a, b in combinations(lits, 2)]
 
 
-def encode(puzzle: Puzzle) -> tuple[CNF, VarMap]:
-    """The puzzle as CNF: exactly one per item of the full matrix, each given a unit clause."""
+def check_choice(kind: str, value: str, choices: tuple[str, ...]) -> str:
+    """`value` when it is one of `choices`, an InputError naming them otherwise.
+
+    >>> check_choice("encoding", "minimal", ENCODINGS)
+    'minimal'
+    """
+    if value not in choices:
+        raise InputError(f"unknown {kind} {value!r}; choose from {', '.join(choices)}")
+    return value
+
+
+def clause_count(n: int, encoding: str = DEFAULT_ENCODING) -> int:
+    """The clauses of an empty n x n grid with pairwise at-most-one, by the closed formulas.
+
+    >>> [clause_count(9, e) for e in ENCODINGS]
+    [8829, 11745, 11988]
+    """
+    pairs = n * (n - 1) // 2
+    return {"minimal": n * n * (1 + 3 * pairs), "efficient": n * n * (1 + 4 * pairs),
+            "extended": 4 * n * n * (1 + pairs)}[check_choice("encoding", encoding, ENCODINGS)]
+
+
+def _item_rules(matrix: ExactCover, items: np.ndarray, encoding: str) -> tuple[np.ndarray, np.ndarray]:
+    """For each item, whether the encoding keeps its at-least-one and its at-most-one side."""
+    alo_cell, amo_cell, alo_house = _KEEPS[encoding]
+    is_cell = items < matrix.n * matrix.n
+    alo = np.where(is_cell, alo_cell, alo_house)
+    amo = np.where(is_cell, amo_cell, True)
+    return alo, amo
+
+
+def _groups(rows: list[np.ndarray]) -> dict[int, np.ndarray]:
+    """Rows of literals grouped by length into 2-D arrays, so numpy builds each group's clauses."""
+    by_length: dict[int, list[np.ndarray]] = {}
+    for row in rows:
+        by_length.setdefault(len(row), []).append(row)
+    return {k: np.vstack(v) if k else np.zeros((len(v), 0), dtype=np.int64) for k, v in by_length.items()}
+
+
+def _pairwise(rows: list[np.ndarray]) -> list[list[int]]:
+    """Pairwise at-most-one clauses of every row of literals, built with numpy."""
+    clauses: list[list[int]] = []
+    for k, lits in sorted(_groups(rows).items()):
+        if k < 2:
+            continue
+        first, second = np.triu_indices(k, 1)
+        pairs = np.stack([-lits[:, first], -lits[:, second]], axis=2).reshape(-1, 2)
+        clauses.extend(pairs.tolist())
+    return clauses
+
+
+def _card(rows: list[np.ndarray], amo: str, top: int) -> tuple[list[list[int]], int]:
+    """At-most-one clauses from pysat.card, auxiliary variables numbered from top + 1."""
+    clauses: list[list[int]] = []
+    for row in rows:
+        if len(row) < 2:
+            continue
+        enc = CardEnc.atmost(lits=row.tolist(), bound=1, top_id=top, encoding=_CARD_KINDS[amo])
+        clauses.extend(enc.clauses)
+        top = max(top, enc.nv)
+    return clauses, top
+
+
+def _contradiction() -> CNF:
+    """An unsatisfiable formula (givens that clash or leave an item with no option)."""
+    return CNF(from_clauses=[[1], [-1]])
+
+
+def _formula(matrix: ExactCover, items: np.ndarray, item_options: list[np.ndarray],
+             encoding: str, amo: str) -> CNF | CNFPlus:
+    """Exactly one option per item, as far as the encoding keeps each side."""
+    alo, amo_on = _item_rules(matrix, items, encoding)
+    lits = [np.asarray(opts, dtype=np.int64) + 1 for opts in item_options]
+    at_least = [row.tolist() for row, keep in zip(lits, alo) if keep]
+    at_most = [row for row, keep in zip(lits, amo_on) if keep]
+    top = matrix.n_options
+    cnf: CNF | CNFPlus = CNFPlus() if amo == "native" else CNF()
+    cnf.nv = top
+    if amo == "pairwise":
+        extra = _pairwise(at_most)
+    elif amo == "native":
+        extra = []
+        for row in at_most:
+            if len(row) >= 2:
+                cnf.append([row.tolist(), 1], is_atmost=True)
+    else:
+        extra, top = _card(at_most, amo, top)
+    cnf.clauses = at_least + extra  # set directly: CNF.extend rescans every literal
+    cnf.nv = max(top, matrix.n_options)
+    return cnf
+
+
+def given_literals(puzzle: Puzzle) -> list[int]:
+    """The placement variables of the givens, as assumptions or unit clauses.
+
+    >>> from satdoku.models.formats import parse_puzzle
+    >>> given_literals(parse_puzzle("1000000200400300"))
+    [1, 30, 44, 55]
+    """
+    cells = np.asarray(puzzle.cells, dtype=np.int64)
+    given = np.flatnonzero(cells)
+    return (given * puzzle.n + cells[given]).tolist()
+
+
+def encode(puzzle: Puzzle, encoding: str = DEFAULT_ENCODING, amo: str = DEFAULT_AMO,
+           givens: str = DEFAULT_GIVENS) -> tuple[CNF | CNFPlus, VarMap]:
+    """The puzzle as CNF (CNFPlus for native at-most-one) and the map from variables to placements.
+
+    >>> from satdoku.models.geometry import Geometry
+    >>> cnf, varmap = encode(Puzzle.empty(Geometry(3, 3)), "minimal")
+    >>> cnf.nv, len(cnf.clauses)
+    (729, 8829)
+    """
+    check_choice("encoding", encoding, ENCODINGS)
+    check_choice("at-most-one encoding", amo, AMO_KINDS)
+    check_choice("givens mode", givens, GIVENS)
     matrix = exact_cover(puzzle.geometry)
-    cnf = CNF()
-    for options in matrix.item_options:
-        cnf.extend(exactly_one([int(o) + 1 for o in options]))
-    varmap = VarMap(matrix)
-    for r, c, d in puzzle.givens():
-        cnf.append([varmap.var(r, c, d)])
-    return cnf, varmap
+    if givens == "simplify":
+        return _simplified(puzzle, matrix, encoding, amo)
+    items = np.arange(matrix.n_items)
+    cnf = _formula(matrix, items, list(matrix.item_options), encoding, amo)
+    if givens == "units":
+        cnf.clauses.extend([v] for v in given_literals(puzzle))
+    return cnf, VarMap(matrix, n_vars=cnf.nv)
+
+
+def _simplified(puzzle: Puzzle, matrix: ExactCover, encoding: str, amo: str) -> tuple[CNF | CNFPlus, VarMap]:
+    """Kwon & Jain: the givens' clauses and literals dropped, i.e. the encoding of the reduced matrix."""
+    reduced = matrix.reduce(puzzle)
+    free = np.zeros(matrix.n_options, dtype=bool)
+    free[reduced.options] = True
+    free[reduced.selected] = False
+    fixed = tuple(int(o) for o in reduced.selected)
+    if reduced.dead:
+        cnf: CNF | CNFPlus = _contradiction()
+    else:
+        cnf = _formula(matrix, reduced.items, list(reduced.item_options), encoding, amo)
+    cnf.nv = max(cnf.nv, matrix.n_options)
+    return cnf, VarMap(matrix, fixed, free, cnf.nv)

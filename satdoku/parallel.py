@@ -1,0 +1,76 @@
+"""Solving a file of puzzles in several processes, results in input order (`satdoku solve --jobs N`).
+
+Each worker process builds its backend once (so a reused SAT solver stays warm in every worker)
+and solves contiguous chunks of the input; results come back chunk by chunk, in order.
+"""
+from __future__ import annotations
+
+import multiprocessing
+from collections.abc import Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+
+from satdoku.backends.base import Backend, Result
+from satdoku.backends.registry import get_backend
+from satdoku.errors import SolverError
+from satdoku.models.puzzle import Puzzle
+
+_worker_backend: Backend | None = None
+CHUNKS_PER_JOB = 8
+MAX_CHUNK = 256
+
+
+def _start_worker(backend_name: str, settings: dict) -> None:
+    global _worker_backend
+    _worker_backend = get_backend(backend_name, **settings)
+
+
+def _solve_chunk(puzzles: list[Puzzle], time_limit: float | None) -> list[Result]:
+    assert _worker_backend is not None, "worker started without a backend"
+    return list(_worker_backend.solve_many(puzzles, time_limit))
+
+
+def chunk_size(n_puzzles: int, jobs: int) -> int:
+    """Puzzles per task: enough tasks to balance the workers, few enough to keep overhead low.
+
+    >>> chunk_size(1465, 2), chunk_size(3, 4)
+    (92, 1)
+    """
+    return max(1, min(MAX_CHUNK, -(-n_puzzles // (jobs * CHUNKS_PER_JOB))))
+
+
+def _context() -> multiprocessing.context.BaseContext:
+    """Fork where the platform has it (fast start, nothing to re-import), spawn elsewhere."""
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+
+
+def solve_in_processes(backend_name: str, settings: dict, puzzles: list[Puzzle],
+                       time_limit: float | None, jobs: int) -> Iterator[Result]:
+    """Solve `puzzles` with `jobs` worker processes, yielding their results in input order.
+
+    >>> from satdoku.models.formats import parse_puzzles
+    >>> ps = parse_puzzles("1000000200400300\\n0200000000300040")
+    >>> [r.status.value for r in solve_in_processes("pysat", {}, ps, None, 2)]
+    ['solved', 'solved']
+    """
+    get_backend(backend_name, **settings)  # a bad name or option fails here, in this process
+    puzzles = list(puzzles)
+    size = chunk_size(len(puzzles), jobs)
+    chunks = [puzzles[k:k + size] for k in range(0, len(puzzles), size)]
+    with ProcessPoolExecutor(max_workers=min(jobs, len(chunks)) or 1, mp_context=_context(),
+                             initializer=_start_worker, initargs=(backend_name, dict(settings))) as pool:
+        futures: list[Future] = [pool.submit(_solve_chunk, chunk, time_limit) for chunk in chunks]
+        try:
+            for chunk, future in zip(chunks, futures):
+                try:
+                    results = future.result()
+                except BrokenProcessPool:
+                    raise SolverError(f"a worker process of backend {backend_name} died "
+                                      f"(out of memory or a crash in the solver)") from None
+                if len(results) != len(chunk):
+                    raise SolverError(f"a worker returned {len(results)} results for {len(chunk)} puzzles")
+                yield from results
+        finally:
+            for future in futures:
+                future.cancel()

@@ -1,0 +1,57 @@
+"""`solve --jobs N`: several processes, results in input order, errors surface as one line."""
+from __future__ import annotations
+
+import pytest
+
+from satdoku.backends.base import Status
+from satdoku.backends.registry import get_backend
+from satdoku.cli import main
+from satdoku.errors import BackendUnavailable
+from satdoku.models.formats import parse_puzzle, read_puzzles
+from satdoku.models.verify import is_solution
+from satdoku.parallel import chunk_size, solve_in_processes
+
+DEAD = parse_puzzle("123.\n...4\n....\n....")
+
+
+def test_results_come_back_in_input_order(shared_puzzles):
+    puzzles = read_puzzles(str(shared_puzzles / "norvig_top95.txt"))
+    mixed = puzzles[:30] + [DEAD] + puzzles[30:]
+    results = list(solve_in_processes("pysat", {}, mixed, None, 2))
+    assert len(results) == len(mixed)
+    for puzzle, result in zip(mixed, results):
+        if puzzle is DEAD:
+            assert result.status is Status.NO_SOLUTION
+        else:
+            assert result.solved and is_solution(result.grid, puzzle)
+    sequential = list(get_backend("pysat").solve_many(mixed))
+    assert [r.grid for r in results] == [r.grid for r in sequential]  # unique solutions: same grids
+
+
+def test_settings_reach_the_workers(shared_puzzles):
+    puzzles = read_puzzles(str(shared_puzzles / "norvig_hardest.txt"))
+    results = list(solve_in_processes("pysat:minicard", {"amo": "native", "encoding": "minimal"}, puzzles, 10.0, 3))
+    assert all(r.solved and is_solution(r.grid, p) for r, p in zip(results, puzzles))
+    assert {r.backend for r in results} == {"pysat:minicard"}
+
+
+def test_a_bad_backend_fails_before_any_process_starts():
+    with pytest.raises(BackendUnavailable):
+        list(solve_in_processes("pysat:zchaff", {}, [DEAD, DEAD], None, 2))
+    with pytest.raises(BackendUnavailable):
+        list(solve_in_processes("pysat", {"workers": 3}, [DEAD, DEAD], None, 2))
+
+
+def test_chunks_balance_the_work():
+    assert chunk_size(1465, 2) * 2 * 8 >= 1465
+    assert chunk_size(1, 8) == 1
+    assert chunk_size(10 ** 6, 2) == 256
+
+
+def test_cli_jobs_output_equals_sequential_output(shared_puzzles, capsys):
+    path = str(shared_puzzles / "norvig_top95.txt")
+    assert main(["solve", path]) == 0
+    one = capsys.readouterr().out
+    assert main(["solve", path, "--jobs", "2"]) == 0
+    two = capsys.readouterr().out
+    assert one == two and len(two.splitlines()) == 95
