@@ -183,3 +183,46 @@ def test_decode_reads_positive_placements_only():
     model = np.array([v if grid[(v - 1) // 4] == (v - 1) % 4 + 1 else -v for v in range(1, 65)]
                      + list(range(65, varmap.n_vars + 1)))
     assert varmap.decode(model) == grid
+
+
+def _refill(grid, deciding, geometry):
+    """Rebuild a grid from its deciding cells and givens, house by house (last unknown cell of a house)."""
+    n = geometry.n
+    cells = [v if d else 0 for v, d in zip(grid, deciding)]  # keep only the deciding cells
+    progress = True
+    while progress:
+        progress = False
+        for house in geometry.houses:
+            unknown = [c for c in house if cells[c] == 0]
+            if len(unknown) == 1:
+                cells[unknown[0]] = (set(range(1, n + 1)) - {cells[c] for c in house}).pop()
+                progress = True
+    return tuple(cells)
+
+
+@pytest.mark.parametrize("geometry", GEOMETRIES, ids=lambda g: f"{g.box_rows}x{g.box_cols}")
+def test_deciding_cells_fix_the_whole_grid(geometry):
+    from satdoku.backends.pysat import PysatBackend
+    from satdoku.encoders.cnf import deciding_cells
+    empty = Puzzle.empty(geometry)
+    deciding = deciding_cells(empty)
+    assert 0 < sum(deciding) < geometry.n_cells - geometry.n
+    for grid in PysatBackend().solutions(empty, limit=3):
+        assert is_solution(grid, empty)
+        assert _refill(grid, deciding, geometry) == grid
+
+
+def test_deciding_cells_tell_all_4x4_grids_apart():
+    from satdoku.backends.pysat import PysatBackend
+    from satdoku.encoders.cnf import deciding_cells
+    empty = Puzzle.empty(Geometry(2, 2))
+    deciding = deciding_cells(empty)
+    grids = list(PysatBackend().solutions(empty))
+    keys = {tuple(v for v, d in zip(g, deciding) if d) for g in grids}
+    assert len(grids) == len(keys) == 288
+
+
+def test_givens_are_never_deciding():
+    from satdoku.encoders.cnf import deciding_cells
+    deciding = deciding_cells(INKALA)
+    assert not any(d for d, v in zip(deciding, INKALA.cells) if v)

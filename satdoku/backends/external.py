@@ -16,7 +16,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from satdoku.backends.base import Backend, Result, Status, timed
-from satdoku.encoders.cnf import AMO_KINDS, DEFAULT_AMO, DEFAULT_ENCODING, ENCODINGS, VarMap, check_choice
+from satdoku.encoders.cnf import (AMO_KINDS, DEFAULT_AMO, DEFAULT_ENCODING, ENCODINGS, VarMap, check_choice,
+                                  deciding_cells)
 from satdoku.encoders.dimacs import DIMACS_GIVENS, Answer, Dimacs, dimacs_for, read_answer
 from satdoku.errors import BackendUnavailable, InputError, SolverError
 from satdoku.models.puzzle import Grid, Puzzle
@@ -138,8 +139,9 @@ class ExternalBackend(Backend):
         return timed(Status.SOLVED, varmap.decode(answer.model), self.name, start)
 
     def solutions(self, puzzle: Puzzle, limit: int | None = None) -> Iterator[Grid]:
-        """Every solution, by calling the program again with a blocking clause per solution found."""
+        """Every solution, calling the program again with a clause blocking each one found (its deciding cells)."""
         dimacs, varmap = self._formula(puzzle)
+        deciding = deciding_cells(puzzle)
         found = 0
         while limit is None or found < limit:
             answer = run_solver(self.program, dimacs)
@@ -150,7 +152,7 @@ class ExternalBackend(Backend):
             options = varmap.true_options(answer.model)
             yield varmap.matrix.grid(options)
             found += 1
-            blocking = [-(int(o) + 1) for o in options if puzzle.cells[o // puzzle.n] == 0]
+            blocking = [-(int(o) + 1) for o in options if deciding[o // puzzle.n]]
             if not blocking:
                 return
             dimacs.clauses.append(blocking)

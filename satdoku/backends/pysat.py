@@ -15,7 +15,8 @@ from pysat.solvers import Solver, SolverNames
 
 from satdoku.backends.base import Backend, Result, Status, timed
 from satdoku.encoders.cnf import (AMO_KINDS, DEFAULT_AMO, DEFAULT_ENCODING, ENCODINGS, GIVENS,
-                                  NATIVE_SOLVERS, VarMap, check_choice, encode, given_literals)
+                                  NATIVE_SOLVERS, VarMap, check_choice, deciding_cells, encode,
+                                  given_literals)
 from satdoku.errors import BackendUnavailable
 from satdoku.models.geometry import Geometry
 from satdoku.models.puzzle import Grid, Puzzle
@@ -113,20 +114,28 @@ class ReusedSolver:
         return self.top
 
     def solutions(self, puzzle: Puzzle, limit: int | None) -> Iterator[Grid]:
-        """Every solution, each blocked by a clause over its open cells' placements under an activation literal."""
+        """Every solution, each blocked by a clause over its deciding placements under an activation literal.
+
+        A plain Python loop: for one small model per call it beats numpy's per-call overhead.
+        """
         act = self.new_var()
         assumptions = self.assumptions(puzzle) + [act]
-        open_cells = np.asarray(puzzle.cells, dtype=np.int64) == 0
+        n, n_cells, placements = self.n, self.n * self.n, self.varmap.n_placements
+        deciding = deciding_cells(puzzle)
+        blocks = [False] + [deciding[(v - 1) // n] for v in range(1, placements + 1)]
+        solver = self.solver
         found = 0
         try:
-            while (limit is None or found < limit) and self.solver.solve(assumptions=assumptions):
-                options = self.true_options()
-                yield self.grid(options)
+            while (limit is None or found < limit) and solver.solve(assumptions=assumptions):
+                true = [v for v in solver.get_model()[:placements] if v > 0]
+                if len(true) == n_cells:
+                    yield tuple([(v - 1) % n + 1 for v in true])
+                else:
+                    yield self.varmap.matrix.grid([v - 1 for v in true])
                 found += 1
-                chosen = options[open_cells[options // self.n]]
-                self.solver.add_clause([-act] + (-(chosen + 1)).tolist())
+                solver.add_clause([-act] + [-v for v in true if blocks[v]])
         finally:
-            self.solver.add_clause([-act])  # retire this enumeration's blocking clauses for good
+            solver.add_clause([-act])  # retire this enumeration's blocking clauses for good
 
     def close(self) -> None:
         self.solver.delete()
@@ -211,16 +220,17 @@ class PysatBackend(Backend):
             yield from self.reused(puzzle.geometry).solutions(puzzle, limit)
             return
         solver, varmap = self._fresh(puzzle)
+        needed = deciding_cells(puzzle)
         with solver:
             found = 0
             while (limit is None or found < limit) and solver.solve():
                 options = varmap.true_options(solver.get_model())
                 yield varmap.matrix.grid(options)
                 found += 1
-                open_options = [int(o) + 1 for o in options if puzzle.cells[o // puzzle.n] == 0]
-                if not open_options:
+                deciding = [int(o) + 1 for o in options if needed[o // puzzle.n]]
+                if not deciding:
                     break
-                solver.add_clause([-v for v in open_options])
+                solver.add_clause([-v for v in deciding])
 
     def close(self) -> None:
         """Free the reused solvers."""

@@ -23,6 +23,7 @@ from pysat.card import CardEnc, EncType
 from pysat.formula import CNF, CNFPlus
 
 from satdoku.errors import InputError
+from satdoku.models.geometry import Geometry
 from satdoku.models.matrix import ExactCover, exact_cover
 from satdoku.models.puzzle import Grid, Puzzle
 
@@ -198,6 +199,29 @@ def given_literals(puzzle: Puzzle) -> list[int]:
     cells = np.asarray(puzzle.cells, dtype=np.int64)
     given = np.flatnonzero(cells)
     return (given * puzzle.n + cells[given]).tolist()
+
+
+def deciding_cells(puzzle: Puzzle) -> list[bool]:
+    """For each cell, whether a blocking clause needs it: open, and not recoverable from the others.
+
+    A house holds each digit once, so the last unknown cell of a house follows from the rest. Walking
+    the cells backwards, a cell whose houses include one with no dropped cell yet can be dropped:
+    refilled in the reverse order, each dropped cell is then the only unknown of that house. A grid
+    is therefore fixed by its deciding cells, and blocking those alone excludes exactly that grid.
+
+    >>> sum(deciding_cells(Puzzle.empty(Geometry(2, 2))))
+    8
+    """
+    geometry = puzzle.geometry
+    used = [False] * len(geometry.houses)
+    deciding = [v == 0 for v in puzzle.cells]
+    for cell in reversed(range(geometry.n_cells)):
+        houses = geometry.houses_of_cell[cell]
+        if deciding[cell] and not all(used[h] for h in houses):
+            deciding[cell] = False
+            for h in houses:
+                used[h] = True
+    return deciding
 
 
 def encode(puzzle: Puzzle, encoding: str = DEFAULT_ENCODING, amo: str = DEFAULT_AMO,
