@@ -1,0 +1,72 @@
+"""A tiny generic Algorithm X (Assaf's dicts of sets with select/deselect), over a ReducedCover.
+
+Kept as the reference implementation: it is short enough to check by eye, works on any exact-cover
+problem, and the tests and benchmarks compare the bit-sliced solver of `satdoku.backends.dlx`
+against it.
+"""
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterator
+
+from satdoku.models.matrix import ReducedCover
+
+Item = Hashable
+Option = Hashable
+
+
+def algorithm_x(items: dict[Item, set[Option]], option_items: dict[Option, list[Item]],
+                chosen: list[Option] | None = None) -> Iterator[list[Option]]:
+    """Every exact cover of `items` (item -> its options), each a list of options; edits `items` while it runs.
+
+    >>> items = {1: {"A", "B"}, 2: {"B", "C"}, 3: {"A", "C"}, 4: {"D"}}
+    >>> options = {"A": [1, 3], "B": [1, 2], "C": [2, 3], "D": [4], "E": [1, 2, 3, 4]}
+    >>> items = {i: {o for o in options if i in options[o]} for i in items}
+    >>> sorted(sorted(c) for c in algorithm_x(items, options))
+    [['E']]
+    """
+    chosen = [] if chosen is None else chosen
+    if not items:
+        yield list(chosen)
+        return
+    item = min(items, key=lambda i: len(items[i]))
+    for option in list(items[item]):
+        chosen.append(option)
+        removed = select(items, option_items, option)
+        yield from algorithm_x(items, option_items, chosen)
+        deselect(items, option_items, option, removed)
+        chosen.pop()
+
+
+def select(items: dict[Item, set[Option]], option_items: dict[Option, list[Item]], option: Option) -> list[set[Option]]:
+    """Cover every item of `option`, removing the options that clash with it; returns what deselect needs."""
+    removed = []
+    for item in option_items[option]:
+        for rival in items[item]:
+            for other in option_items[rival]:
+                if other != item:
+                    items[other].remove(rival)
+        removed.append(items.pop(item))
+    return removed
+
+
+def deselect(items: dict[Item, set[Option]], option_items: dict[Option, list[Item]], option: Option,
+             removed: list[set[Option]]) -> None:
+    """Undo `select`, in reverse order."""
+    for item in reversed(option_items[option]):
+        items[item] = removed.pop()
+        for rival in items[item]:
+            for other in option_items[rival]:
+                if other != item:
+                    items[other].add(rival)
+
+
+def reduced_covers(reduced: ReducedCover) -> Iterator[list[int]]:
+    """Every exact cover of a reduced sudoku matrix, givens included, as lists of options."""
+    if reduced.dead:
+        return
+    alive = set(reduced.options.tolist())
+    option_items = {o: [i for i in reduced.matrix.option_items[o].tolist()] for o in alive}
+    items = {int(i): set(opts.tolist()) for i, opts in zip(reduced.items, reduced.item_options)}
+    givens = reduced.selected.tolist()
+    for cover in algorithm_x(items, option_items):
+        yield givens + cover
