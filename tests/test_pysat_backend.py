@@ -87,7 +87,7 @@ def test_interleaved_enumerations_do_not_disturb_each_other():
     assert len(seen_a) == len(set(seen_a)) == 288
 
 
-@pytest.mark.parametrize("givens", ["assumptions", "units", "simplify"])
+@pytest.mark.parametrize("givens", ["auto", "assumptions", "units", "simplify"])
 def test_givens_modes_agree(givens):
     backend = PysatBackend(givens=givens)
     result = backend.solve(INKALA)
@@ -118,10 +118,19 @@ def test_engines_solve_in_batches(engine, shared_puzzles):
 
 
 def test_16x16_and_25x25_solve(shared_puzzles):
+    backend = PysatBackend()
     for name in ("sudoku_16x16_box4x4.txt", "sudoku_25x25_box5x5.txt"):
         puzzles = read_puzzles(str(shared_puzzles / name))
-        results = list(PysatBackend().solve_many(puzzles))
+        results = list(backend.solve_many(puzzles))
         assert all(r.solved and is_solution(r.grid, p) for r, p in zip(results, puzzles))
+    # 16x16 goes to a reused solver; 25x25 is simplified per puzzle (its full encoding is 752,500 clauses)
+    assert set(backend._reused) == {Geometry(4, 4)}
+
+
+def test_25x25_enumeration_without_a_reused_solver(shared_puzzles):
+    puzzle = read_puzzles(str(shared_puzzles / "sudoku_25x25_box5x5.txt"))[0]
+    grids = list(PysatBackend().solutions(puzzle, limit=2))
+    assert grids and all(is_solution(g, puzzle) for g in grids) and len(set(grids)) == len(grids)
 
 
 @pytest.mark.parametrize("name", ["cadical195", "glucose4", "minisat22"])

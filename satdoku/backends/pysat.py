@@ -22,6 +22,9 @@ from satdoku.models.geometry import Geometry
 from satdoku.models.puzzle import Grid, Puzzle
 
 
+REUSE_MAX_SIDE = 16
+
+
 def _engine_names() -> list[str]:
     return sorted(k for k in vars(SolverNames) if not k.startswith("_"))
 
@@ -145,8 +148,10 @@ class PysatBackend(Backend):
     """Any PySAT solver by name: `pysat` is `pysat:cadical195`.
 
     Options: `encoding` (minimal, efficient, extended), `amo` (pairwise, seqcounter, bitwise,
-    ladder, native) and `givens` (assumptions on one reused solver per geometry, the default; or
-    units / simplify for a fresh solver per puzzle).
+    ladder, native) and `givens`: `assumptions` on one reused solver per geometry, `units` or
+    `simplify` for a fresh solver per puzzle, or `auto` (default): assumptions up to 16x16, where
+    the full encoding is cheap to build once, simplify above (a 25x25's full encoding has 752,500
+    clauses; simplified, a few thousand).
 
     >>> from satdoku.models.formats import parse_puzzle
     >>> PysatBackend(encoding="minimal").count(parse_puzzle("1000000200400300"))
@@ -165,7 +170,7 @@ class PysatBackend(Backend):
                                      f"choose from {', '.join(_engine_names())}")
         self.encoding = check_choice("encoding", str(self.settings.get("encoding", DEFAULT_ENCODING)), ENCODINGS)
         self.amo = check_choice("at-most-one encoding", str(self.settings.get("amo", DEFAULT_AMO)), AMO_KINDS)
-        self.givens = check_choice("givens mode", str(self.settings.get("givens", "assumptions")), GIVENS)
+        self.givens = check_choice("givens mode", str(self.settings.get("givens", "auto")), GIVENS + ("auto",))
         if self.amo == "native" and self.engine not in NATIVE_SOLVERS:
             raise BackendUnavailable(f"native at-most-one constraints need a cardinality solver "
                                      f"({', '.join('pysat:' + s for s in NATIVE_SOLVERS)}), not {self.engine}")
@@ -186,13 +191,20 @@ class PysatBackend(Backend):
             self._reused[geometry] = ReusedSolver(self.engine, geometry, self.encoding, self.amo)
         return self._reused[geometry]
 
+    def reuses(self, geometry: Geometry) -> bool:
+        """Whether puzzles of this geometry go to the reused solver (givens as assumptions)."""
+        if self.givens == "auto":
+            return geometry.n <= REUSE_MAX_SIDE
+        return self.givens == "assumptions"
+
     def _fresh(self, puzzle: Puzzle) -> tuple[Solver, VarMap]:
-        cnf, varmap = encode(puzzle, self.encoding, self.amo, self.givens)
+        givens = "simplify" if self.givens in ("auto", "assumptions") else self.givens
+        cnf, varmap = encode(puzzle, self.encoding, self.amo, givens)
         return Solver(name=self.engine, bootstrap_with=cnf), varmap
 
     def solve(self, puzzle: Puzzle, time_limit: float | None = None) -> Result:
         start = time.perf_counter()
-        if self.givens == "assumptions":
+        if self.reuses(puzzle.geometry):
             status, grid = self.reused(puzzle.geometry).solve(puzzle, time_limit)
             return timed(status, grid, self.name, start)
         solver, varmap = self._fresh(puzzle)
@@ -206,17 +218,17 @@ class PysatBackend(Backend):
 
     def solve_many(self, puzzles: Iterable[Puzzle], time_limit: float | None = None) -> Iterator[Result]:
         """Solve in order; with assumptions, one solver per geometry serves the whole batch."""
-        if self.givens != "assumptions":
-            yield from super().solve_many(puzzles, time_limit)
-            return
         for puzzle in puzzles:
+            if not self.reuses(puzzle.geometry):
+                yield self.solve(puzzle, time_limit)
+                continue
             start = time.perf_counter()
             status, grid = self.reused(puzzle.geometry).solve(puzzle, time_limit)
             yield Result(status, grid, self.name, time.perf_counter() - start)
 
     def solutions(self, puzzle: Puzzle, limit: int | None = None) -> Iterator[Grid]:
         """Every solution, each blocked afterwards by a clause over its placement variables only."""
-        if self.givens == "assumptions":
+        if self.reuses(puzzle.geometry):
             yield from self.reused(puzzle.geometry).solutions(puzzle, limit)
             return
         solver, varmap = self._fresh(puzzle)
