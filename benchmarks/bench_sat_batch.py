@@ -28,7 +28,7 @@ from satdoku.models.verify import is_solution  # noqa: E402
 from satdoku.parallel import solve_in_processes  # noqa: E402
 
 DEFAULT_FILE = REPO.parent / "shared" / "puzzles" / "magictour_top1465.txt"
-DEFAULT_ENGINES = ("cadical195", "cadical153", "glucose4", "glucose3", "minisat22", "minicard", "maplechrono")
+DEFAULT_ENGINES = ("cadical195", "cadical153", "cadical300", "glucose4", "glucose3", "minisat22", "minicard", "maplechrono")
 
 
 def fresh_loop(puzzles: list[Puzzle], engine: str) -> list[Result]:
