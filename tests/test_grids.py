@@ -1,0 +1,153 @@
+"""`satdoku grids`: exact counts of complete grids, checked by brute enumeration and known values."""
+from __future__ import annotations
+
+import itertools
+import json
+import random
+import subprocess
+import sys
+
+import pytest
+
+from satdoku.backends.registry import get_backend
+from satdoku.cli import main
+from satdoku.counting import count_grids, is_supported
+from satdoku.counting.bipartite import (Factorizations, canonical_form, factorizations_3, factorizations_4,
+                                        perfect_matchings)
+from satdoku.counting.two_row import split_classes
+from satdoku.models.geometry import Geometry
+from satdoku.models.puzzle import Puzzle
+from satdoku.models.verify import is_complete_grid, is_solution
+from tests.test_count import other_backends
+
+KNOWN = {(2, 2): 288, (2, 3): 28_200_960, (2, 4): 29_136_487_207_403_520}
+
+
+def brute_factorizations(rows: tuple[int, ...], n: int) -> int:
+    """Ordered 1-factorizations by peeling perfect matchings, with no shortcut and no memo."""
+    if not rows[0]:
+        return 1
+    return sum(brute_factorizations(tuple(r ^ b for r, b in zip(rows, m)), n) for m in perfect_matchings(rows))
+
+
+def random_regular(n: int, k: int, rng: random.Random) -> tuple[int, ...]:
+    """A k-regular bipartite graph on n + n vertices: the union of k disjoint random permutations."""
+    while True:
+        rows = [0] * n
+        for _ in range(k):
+            perm = rng.sample(range(n), n)
+            if any(rows[r] >> perm[r] & 1 for r in range(n)):
+                break
+            rows = [rows[r] | 1 << perm[r] for r in range(n)]
+        else:
+            return tuple(rows)
+
+
+def relabelled(rows: tuple[int, ...], n: int, rng: random.Random) -> tuple[int, ...]:
+    digits = rng.sample(range(n), n)
+    moved = [sum(1 << digits[d] for d in range(n) if r >> d & 1) for r in rows]
+    rng.shuffle(moved)
+    return tuple(moved)
+
+
+def test_empty_4x4_enumerates_to_the_count() -> None:
+    """2x2: every grid enumerated by pysat and by another backend, verified, equals the count."""
+    puzzle = Puzzle.empty(Geometry(2, 2))
+    for name in ["pysat"] + other_backends():
+        grids = set(get_backend(name).solutions(puzzle))
+        assert all(is_complete_grid(g, puzzle.geometry) and is_solution(g, puzzle) for g in grids)
+        assert len(grids) == count_grids(Geometry(2, 2)).count == 288, name
+
+
+@pytest.mark.slow
+def test_6x6_is_720_times_the_completions_of_a_first_row() -> None:
+    """2x3: the completions of the row 123456, enumerated by pysat (each verified) and counted by
+    another backend; relabelling digits gives every first row the same number."""
+    puzzle = Puzzle(Geometry(2, 3), (1, 2, 3, 4, 5, 6) + (0,) * 30)
+    grids = list(get_backend("pysat").solutions(puzzle))
+    assert len(set(grids)) == len(grids)
+    assert all(is_solution(g, puzzle) for g in grids)
+    other = get_backend(other_backends()[0]).count(puzzle)
+    assert 720 * len(grids) == 720 * other == count_grids(Geometry(2, 3)).count
+
+
+@pytest.mark.parametrize("shape,value", sorted(KNOWN.items()))
+def test_known_values_and_transposes(shape: tuple[int, int], value: int) -> None:
+    assert count_grids(Geometry(*shape)).count == value
+    assert count_grids(Geometry(shape[1], shape[0])).count == value
+
+
+def test_one_by_two_boxes_are_latin_squares_of_order_2() -> None:
+    assert count_grids(Geometry(1, 2)).count == count_grids(Geometry(2, 1)).count == 2
+
+
+def test_split_class_weights_cover_every_tuple_of_half_sets() -> None:
+    for c, classes in [(2, 2), (3, 4), (4, 26)]:
+        found = split_classes(c)
+        assert len(found) == classes
+        assert sum(w for _, w in found) == len(list(itertools.combinations(range(2 * c), c))) ** c
+
+
+@pytest.mark.parametrize("n,k", [(4, 3), (5, 3), (6, 3), (5, 4), (6, 4), (7, 4)])
+def test_factorizations_match_brute_force(n: int, k: int) -> None:
+    rng = random.Random(n * 10 + k)
+    for _ in range(3):
+        rows = random_regular(n, k, rng)
+        expected = brute_factorizations(rows, n)
+        assert Factorizations()(rows, n) == expected
+        if k == 3:
+            assert factorizations_3(rows, n) == expected
+        if k == 4:
+            assert factorizations_4(rows, n) == expected
+
+
+def test_latin_squares_as_complete_bipartite_graphs() -> None:
+    """F(K_n,n) is the number of Latin squares of order n."""
+    for n, latin in [(2, 2), (3, 12), (4, 576), (5, 161280)]:
+        assert Factorizations()(((1 << n) - 1,) * n, n) == latin
+
+
+def test_canonical_form_ignores_relabelling_and_tells_classes_apart() -> None:
+    rng = random.Random(7)
+    for n, k in [(6, 3), (8, 3), (8, 4), (10, 5)]:
+        for _ in range(5):
+            rows = random_regular(n, k, rng)
+            assert canonical_form(rows, n) == canonical_form(relabelled(rows, n, rng), n)
+    eight_cycle = (0b0011, 0b0110, 0b1100, 0b1001)
+    two_squares = (0b0011, 0b0011, 0b1100, 0b1100)
+    assert canonical_form(eight_cycle, 4) != canonical_form(two_squares, 4)
+
+
+def test_canonical_form_separates_graphs_with_different_counts() -> None:
+    """Graphs with one key must have one F: 200 random cubic graphs on 6 + 6, grouped by key."""
+    rng = random.Random(11)
+    by_key: dict[tuple, set[int]] = {}
+    for _ in range(200):
+        rows = random_regular(6, 3, rng)
+        by_key.setdefault(canonical_form(rows, 6), set()).add(factorizations_3(rows, 6))
+    assert all(len(values) == 1 for values in by_key.values())
+    assert len(by_key) > 1
+
+
+def test_cli_text_and_json(capsys) -> None:
+    assert main(["grids", "2x3"]) == 0
+    assert capsys.readouterr().out == "6x6 (2x3 boxes): 28,200,960 complete grids\n"
+    assert main(["grids", "4x2", "--format", "json", "--no-progress"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["count"] == KNOWN[(2, 4)] and (record["box_rows"], record["box_cols"]) == (4, 2)
+
+
+def test_supported_set() -> None:
+    assert all(is_supported(Geometry(*s)) for s in [(2, 2), (3, 2), (2, 4), (4, 2), (1, 2)])
+    assert not any(is_supported(Geometry(*s)) for s in [(3, 3), (2, 5), (5, 2), (1, 3), (3, 4)])
+
+
+@pytest.mark.parametrize("shape,message", [("3x3", "not supported yet"), ("2x5", "not supported yet"),
+                                           ("2x", "expected RxC"), ("0x3", "at least 1"),
+                                           ("1x1", "outside"), ("9x9", "outside")])
+def test_bad_or_unsupported_shapes_are_one_line(shape: str, message: str) -> None:
+    done = subprocess.run([sys.executable, "-m", "satdoku", "grids", shape], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 2 and done.stdout == ""
+    assert len(done.stderr.strip().splitlines()) == 1 and message in done.stderr
+    assert "Traceback" not in done.stderr
