@@ -227,3 +227,13 @@ def test_judge_majority_and_ties():
 def test_percentile_and_summary_figures():
     assert compare.percentile([5.0], 90) == 5.0
     assert compare.percentile([float(x) for x in range(1, 11)], 90) == pytest.approx(9.1)
+
+
+def test_count_time_limit_applies_between_solutions_of_generic_backends(capsys, tmp_path):
+    empty = tmp_path / "empty.txt"
+    empty.write_text("." * 81 + "\n")
+    code, out, _ = run_cli(capsys, str(empty), "--backends", "dlx,pysat", "--count", "--time-limit", "0.5",
+                           "--format", "json")
+    document = json.loads(out)
+    assert code == 3
+    assert {r["status"] for r in document["puzzles"][0]["results"].values()} == {"unknown"}

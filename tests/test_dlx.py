@@ -96,9 +96,9 @@ def test_6x6_first_row_fixed_has_39168_completions():
 def test_count_without_memo_agrees():
     tables = cover_tables(Geometry(2, 3))
     puzzle = FIRST_ROW_6X6.with_cells((1, 2, 3, 4, 5, 6, 4, 5, 6) + (0,) * 27)
-    plain = dlx_module.count_by_search(tables, start_state(tables, puzzle), dlx_module.Counter())
-    memo = dlx_module.count_covers(tables, start_state(tables, puzzle), dlx_module.Counter())
-    tiny = dlx_module.count_covers(tables, start_state(tables, puzzle), dlx_module.Counter(), memo_bytes=0)
+    plain = dlx_module.count_by_search(tables, start_state(tables, puzzle), dlx_module.SearchStats())
+    memo = dlx_module.count_covers(tables, start_state(tables, puzzle), dlx_module.SearchStats())
+    tiny = dlx_module.count_covers(tables, start_state(tables, puzzle), dlx_module.SearchStats(), memo_bytes=0)
     assert plain == memo == tiny > 0
     assert plain == BacktrackBackend().count(puzzle)
 

@@ -121,8 +121,8 @@ def start_state(tables: CoverTables, puzzle: Puzzle) -> State | None:
 
 
 @dataclass
-class Counter:
-    """Search statistics and the deadline, shared by one run."""
+class SearchStats:
+    """Nodes and branches of one run, and its deadline."""
 
     deadline: float | None = None
     nodes: int = 0
@@ -140,7 +140,7 @@ Settled = tuple[list[int], int, int]
 
 
 def settle(tables: CoverTables, slices: list[int], open_items: int, chosen: list[int] | None,
-           counter: Counter) -> Settled | None:
+           counter: SearchStats) -> Settled | None:
     """Take every forced option (an open item with one option left) until none is left.
 
     Returns None at a dead end (an open item with no option, or two forced options sharing an
@@ -229,7 +229,7 @@ def branch_options(tables: CoverTables, slices: list[int], low: int) -> list[int
     return [row[slot] for slot, s in enumerate(slices) if s & low]
 
 
-def search(tables: CoverTables, state: State, counter: Counter) -> Iterator[list[int]]:
+def search(tables: CoverTables, state: State, counter: SearchStats) -> Iterator[list[int]]:
     """Every exact cover that extends `state`, as the list of chosen options (reused: copy it).
 
     Depth-first with an explicit stack, so deep searches (large grids) never hit Python's
@@ -268,7 +268,7 @@ class Enough(Exception):
     """Stops a count once it reaches its limit."""
 
 
-def count_covers(tables: CoverTables, state: State, counter: Counter, limit: int | None = None,
+def count_covers(tables: CoverTables, state: State, counter: SearchStats, limit: int | None = None,
                  memo_bytes: int = MEMO_BYTES) -> int:
     """The number of exact covers extending `state`, up to `limit`, without building any cover.
 
@@ -322,7 +322,7 @@ def count_covers(tables: CoverTables, state: State, counter: Counter, limit: int
         return limit if limit is not None else found
 
 
-def count_by_search(tables: CoverTables, state: State, counter: Counter, limit: int | None = None) -> int:
+def count_by_search(tables: CoverTables, state: State, counter: SearchStats, limit: int | None = None) -> int:
     """The number of exact covers extending `state` by plain search, up to `limit`."""
     found = 0
     for _ in search(tables, state, counter):
@@ -349,7 +349,7 @@ class DlxBackend(Backend):
     def solve(self, puzzle: Puzzle, time_limit: float | None = None) -> Result:
         start = time.perf_counter()
         tables = cover_tables(puzzle.geometry)
-        counter = Counter(deadline_after(time_limit))
+        counter = SearchStats(deadline_after(time_limit))
         state = start_state(tables, puzzle)
         if state is None:
             return timed(Status.NO_SOLUTION, None, self.name, start, nodes=0, branches=0)
@@ -369,7 +369,7 @@ class DlxBackend(Backend):
         if state is None or limit == 0:
             return
         found = 0
-        for cover in search(tables, state, Counter(deadline_after(time_limit))):
+        for cover in search(tables, state, SearchStats(deadline_after(time_limit))):
             yield tables.matrix.grid(cover)
             found += 1
             if limit is not None and found >= limit:
@@ -385,4 +385,4 @@ class DlxBackend(Backend):
         state = start_state(tables, puzzle)
         if state is None or limit == 0:
             return 0
-        return count_covers(tables, state, Counter(deadline_after(time_limit)), limit)
+        return count_covers(tables, state, SearchStats(deadline_after(time_limit)), limit)

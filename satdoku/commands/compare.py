@@ -1,6 +1,6 @@
 """`satdoku compare`: run several backends on every puzzle, check that they agree, show who is faster.
 
-Each backend solves the first puzzle once, untimed, before the run (imports, tables, solver start-up);
+Each backend first solves an empty grid of the puzzles' geometry, untimed (imports, tables, start-up);
 then the backends take turns puzzle by puzzle, timed by one wall clock around each call.
 
 Agreement, decided per puzzle among the backends that answered (a time-out is no answer):
@@ -39,6 +39,7 @@ HELP = "run several backends side by side on every puzzle, verify and check that
 ORDER = 40
 DEFAULT_BACKENDS = "pysat,dlx"
 EXIT_DISAGREEMENT, EXIT_TIME_LIMIT = 4, 3
+WARM_UP_SECONDS = 1.0
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -51,7 +52,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--limit", "-n", type=positive_int, metavar="N",
                         help="with --count, stop counting at N solutions")
     parser.add_argument("--time-limit", "-t", type=positive_float, metavar="S",
-                        help="seconds per puzzle and backend; a puzzle that runs out counts as a time-out")
+                        help="seconds per puzzle and backend; a puzzle that runs out counts as a time-out "
+                             "(with --count, SAT/CP/ILP backends are checked between two solutions)")
     parser.add_argument("--format", "-f", choices=("table", "json", "csv"), default="table",
                         help="table (default), json (summary and every puzzle) or csv (the summary)")
     parser.add_argument("--plot", metavar="FILE", help="write a chart of the time per puzzle per backend "
@@ -117,13 +119,33 @@ def takes_time_limit(method) -> bool:
         return False
 
 
+def count_within(backend: Backend, puzzle: Puzzle, limit: int | None, time_limit: float | None,
+                 start: float) -> int:
+    """A backend's count up to `limit`, bounded by `time_limit` as well as the backend allows.
+
+    A count that takes a time limit gets it; the generic count (one solution at a time) is run
+    here with a look at the clock after each solution; any other count runs unbounded.
+    """
+    if time_limit is None:
+        return backend.count(puzzle, limit)
+    if takes_time_limit(backend.count):
+        return backend.count(puzzle, limit, time_limit=time_limit)
+    if type(backend).count is not Backend.count:
+        return backend.count(puzzle, limit)
+    found = 0
+    for _ in backend.solutions(puzzle, limit):
+        found += 1
+        if time.perf_counter() - start > time_limit:
+            raise TimeLimitReached(f"{puzzle.where}time limit reached")
+    return found
+
+
 def run_one(backend: Backend, puzzle: Puzzle, args: argparse.Namespace) -> Answer:
     """One backend on one puzzle, timed by the same clock for everyone, its grid verified."""
     start = time.perf_counter()
     try:
         if args.count:
-            extra = {"time_limit": args.time_limit} if args.time_limit and takes_time_limit(backend.count) else {}
-            count = backend.count(puzzle, args.limit, **extra)
+            count = count_within(backend, puzzle, args.limit, args.time_limit, start)
             return Answer(Status.SOLVED if count else Status.NO_SOLUTION, time.perf_counter() - start, count=count)
         result = backend.solve(puzzle, args.time_limit)
     except TimeLimitReached:
@@ -180,16 +202,22 @@ def progress_bar(total: int):
     return tqdm(total=total, unit="run", file=sys.stderr, leave=False, dynamic_ncols=True)
 
 
-def warm_up(backends: list[Backend], puzzles: list[Puzzle], args: argparse.Namespace) -> None:
-    """Solve the first puzzle once with every backend, untimed: imports and tables are not the race."""
-    if puzzles:
-        for backend in backends:
-            run_one(backend, puzzles[0], args)
+def warm_up(backends: list[Backend], puzzles: list[Puzzle]) -> None:
+    """Solve an empty grid of the first puzzle's geometry once per backend, untimed and capped at a
+    second: imports, tables and solver start-up are not part of the race."""
+    if not puzzles:
+        return
+    empty = Puzzle.empty(puzzles[0].geometry)
+    for backend in backends:
+        try:
+            backend.solve(empty, WARM_UP_SECONDS)
+        except Exception:  # noqa: BLE001 - a warm-up failure shows up again, timed, in the real run
+            pass
 
 
 def run_all(backends: list[Backend], puzzles: list[Puzzle], args: argparse.Namespace) -> list[PuzzleRecord]:
     """Every backend on every puzzle, interleaved puzzle by puzzle so machine load falls on all alike."""
-    warm_up(backends, puzzles, args)
+    warm_up(backends, puzzles)
     bar = progress_bar(len(backends) * len(puzzles))
     records = []
     try:
