@@ -51,15 +51,18 @@ def add_backend_options(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("backend options")
     group.add_argument("--encoding", choices=("minimal", "efficient", "extended"),
                        help="CNF encoding (pysat, external; default extended)")
-    group.add_argument("--amo", metavar="KIND",
-                       help="at-most-one encoding: pairwise, seqcounter, bitwise, ladder, native (pysat)")
+    group.add_argument("--amo", choices=("pairwise", "seqcounter", "bitwise", "ladder", "native"),
+                       help="at-most-one encoding (pysat; default pairwise; native needs pysat:minicard)")
+    group.add_argument("--givens", choices=("auto", "assumptions", "units", "simplify"),
+                       help="how givens reach the solver (pysat; default auto: one reused solver with "
+                            "assumptions up to 16x16, simplified away above)")
     group.add_argument("--workers", type=positive_int, metavar="N", help="CP-SAT search workers (default 1)")
     group.add_argument("--explain", action="store_true", help="print each logical step (logic backend)")
 
 
 def backend_options(args: argparse.Namespace) -> dict:
     """The backend options given on the command line, as keyword arguments for get_backend."""
-    names = ("encoding", "amo", "workers", "explain")
+    names = ("encoding", "amo", "givens", "workers", "explain")
     return {k: getattr(args, k) for k in names if getattr(args, k, None) not in (None, False)}
 
 
