@@ -45,7 +45,10 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; errors become one line on stderr and the exit code they carry."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as stop:  # usage errors (one line, code 2), --help and --version (code 0)
+        return int(stop.code or 0)
     if not getattr(args, "run", None):
         parser.print_help()
         return 2
