@@ -41,8 +41,13 @@ def silence_highs_banner() -> None:
     """
     import highspy
 
-    sys.stdout.flush()
-    saved = os.dup(1)
+    if sys.stdout is not None:
+        sys.stdout.flush()
+    try:
+        saved = os.dup(1)
+    except OSError:  # no stdout at all: nothing to protect
+        highspy.Highs()
+        return
     devnull = os.open(os.devnull, os.O_WRONLY)
     try:
         os.dup2(devnull, 1)
