@@ -174,3 +174,13 @@ def test_wrong_grid_from_a_backend_is_caught(monkeypatch, capsys) -> None:
     assert main(["solve", str(PUZZLES / "example_4x4.txt")]) == 4
     err = capsys.readouterr().err
     assert "backend liar returned a wrong grid" in err and err.count("\n") == 1
+
+
+def test_explain_in_json_stays_one_record_per_puzzle(capsys) -> None:
+    assert main(["solve", str(PUZZLES / "inkala.txt"), "-b", "logic", "--explain", "-f", "json"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 1
+    record = json.loads(lines[0])
+    puzzle = read_puzzles(str(PUZZLES / "inkala.txt"))[0]
+    assert is_solution(parse_puzzle(record["solution"]).cells, puzzle)
+    assert record["explanation"] and any("single" in step for step in record["explanation"])

@@ -115,6 +115,8 @@ def result_json(puzzle: Puzzle, result: Result, solutions: Sequence[Grid] | None
     else:
         record["solutions"] = [format_line(g, puzzle) for g in solutions]
         record["count"] = len(solutions)
+    if result.stats.get("explanation"):
+        record["explanation"] = list(result.stats["explanation"])
     return json.dumps(record)
 
 

@@ -69,8 +69,9 @@ def run(args: argparse.Namespace) -> int:
         if result.grid is not None:
             checked(result.grid, puzzle, backend.name)
         statuses.append(result.status)
-        for step in result.stats.get("explanation", []):
-            print(step)
+        if args.format != "json":
+            for step in result.stats.get("explanation", []):
+                print(step)
         if args.format == "json":
             _print(result_json(puzzle, result), "json", k == 0)
         elif result.solved:
