@@ -5,9 +5,34 @@ from pathlib import Path
 
 import pytest
 
+from satdoku.models.formats import read_puzzles
+from satdoku.models.geometry import parse_box
+from satdoku.models.puzzle import Puzzle
+
 REPO = Path(__file__).resolve().parent.parent
 PUZZLES = REPO / "puzzles"
 SHARED_PUZZLES = REPO.parent / "shared" / "puzzles"
+
+# one bundled puzzle (exactly one solution) per supported geometry, with the --box it needs
+GEOMETRY_PUZZLES = [
+    ("example_4x4.txt", None), ("6x6_box2x3.txt", None), ("8x8_box2x4.txt", None),
+    ("8x8_box4x2.txt", "4x2"), ("inkala.txt", None), ("euler96_grid01.txt", None),
+    ("12x12_box3x4.txt", None), ("16x16_box4x4.txt", None),
+]
+
+
+def bundled(name: str, box: str | None = None) -> Puzzle:
+    """The first puzzle of a file in the repo's puzzles/ folder."""
+    return read_puzzles(str(PUZZLES / name), parse_box(box) if box else None)[0]
+
+
+def six_by_six_with_19_solutions() -> Puzzle:
+    """The bundled 6x6 puzzle without its given at cell 19: 19 solutions (PySAT counts them in tests)."""
+    puzzle = bundled("6x6_box2x3.txt")
+    cells = list(puzzle.cells)
+    assert cells[19]
+    cells[19] = 0
+    return puzzle.with_cells(tuple(cells))
 
 
 @pytest.fixture(scope="session")

@@ -11,11 +11,8 @@ from satdoku.cli import main
 from satdoku.models.formats import parse_puzzle, read_puzzles
 from satdoku.models.geometry import Geometry
 from satdoku.models.verify import is_solution
-from tests.conftest import PUZZLES, REPO
+from tests.conftest import GEOMETRY_PUZZLES, PUZZLES, REPO
 
-BUNDLED = [("inkala.txt", None), ("example_4x4.txt", None), ("euler96_grid01.txt", None),
-           ("6x6_box2x3.txt", None), ("8x8_box2x4.txt", None), ("8x8_box4x2.txt", "4x2"),
-           ("12x12_box3x4.txt", None), ("16x16_box4x4.txt", None)]
 
 
 def run_cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
@@ -24,7 +21,7 @@ def run_cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess
                           text=True, cwd=REPO, timeout=300)
 
 
-@pytest.mark.parametrize("name, box", BUNDLED)
+@pytest.mark.parametrize("name, box", GEOMETRY_PUZZLES)
 def test_bundled_puzzles_solve_and_verify(name: str, box: str | None, capsys) -> None:
     args = ["solve", str(PUZZLES / name), "--format", "json"] + (["--box", box] if box else [])
     assert main(args) == 0

@@ -24,28 +24,7 @@ from satdoku.models.geometry import Geometry, parse_box  # noqa: E402
 from satdoku.models.matrix import exact_cover  # noqa: E402
 from satdoku.models.puzzle import Puzzle  # noqa: E402
 from satdoku.models.verify import is_solution  # noqa: E402
-
-REPO = Path(__file__).resolve().parent.parent
-PUZZLES = REPO / "puzzles"
-
-# every geometry the foundation supports, as bundled puzzles with one solution each
-GEOMETRY_PUZZLES = [
-    ("example_4x4.txt", None), ("6x6_box2x3.txt", None), ("8x8_box2x4.txt", None),
-    ("8x8_box4x2.txt", "4x2"), ("inkala.txt", None), ("12x12_box3x4.txt", None), ("16x16_box4x4.txt", None),
-]
-
-
-def bundled(name: str, box: str | None = None) -> Puzzle:
-    return read_puzzles(str(PUZZLES / name), parse_box(box) if box else None)[0]
-
-
-def six_by_six_with_19_solutions() -> Puzzle:
-    """The bundled 6x6 puzzle without its given at cell 19: 19 solutions (counted by PySAT below)."""
-    puzzle = bundled("6x6_box2x3.txt")
-    cells = list(puzzle.cells)
-    assert cells[19]
-    cells[19] = 0
-    return puzzle.with_cells(tuple(cells))
+from tests.conftest import GEOMETRY_PUZZLES, PUZZLES, REPO, bundled, six_by_six_with_19_solutions  # noqa: E402
 
 
 @pytest.mark.parametrize("name,box", GEOMETRY_PUZZLES)
@@ -279,7 +258,6 @@ def test_cli_limit_counts_and_bad_workers(capsys):
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
     assert done.stderr.startswith("satdoku: ") and "turbo" in done.stderr
-
 
 
 @pytest.mark.parametrize("command", [["solve", "--backend", "cpsat"], ["export", "--to", "cpsat"]])

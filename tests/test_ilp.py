@@ -9,7 +9,6 @@ import shutil
 import subprocess
 import sys
 import textwrap
-from pathlib import Path
 
 import pytest
 
@@ -22,29 +21,13 @@ from satdoku.cli import main  # noqa: E402
 from satdoku.encoders import ilp as ilp_encoder  # noqa: E402
 from satdoku.errors import BackendUnavailable, InputError  # noqa: E402
 from satdoku.models.formats import parse_puzzles, read_puzzles  # noqa: E402
-from satdoku.models.geometry import Geometry, parse_box  # noqa: E402
+from satdoku.models.geometry import Geometry  # noqa: E402
 from satdoku.models.matrix import exact_cover  # noqa: E402
 from satdoku.models.puzzle import Puzzle  # noqa: E402
 from satdoku.models.verify import is_solution  # noqa: E402
+from tests.conftest import GEOMETRY_PUZZLES, PUZZLES, REPO, bundled, six_by_six_with_19_solutions  # noqa: E402
 
-REPO = Path(__file__).resolve().parent.parent
-PUZZLES = REPO / "puzzles"
 ENGINES = ["ilp:cbc", "ilp:highs"]
-GEOMETRY_PUZZLES = [
-    ("example_4x4.txt", None), ("6x6_box2x3.txt", None), ("8x8_box2x4.txt", None),
-    ("8x8_box4x2.txt", "4x2"), ("inkala.txt", None), ("12x12_box3x4.txt", None), ("16x16_box4x4.txt", None),
-]
-
-
-def bundled(name: str, box: str | None = None) -> Puzzle:
-    return read_puzzles(str(PUZZLES / name), parse_box(box) if box else None)[0]
-
-
-def six_by_six_with_19_solutions() -> Puzzle:
-    puzzle = bundled("6x6_box2x3.txt")
-    cells = list(puzzle.cells)
-    cells[19] = 0
-    return puzzle.with_cells(tuple(cells))
 
 
 @pytest.mark.parametrize("engine", ENGINES)

@@ -8,7 +8,8 @@ import time
 from collections.abc import Iterable, Iterator
 
 from satdoku.backends.base import Backend, Result, Status, timed
-from satdoku.encoders.cpsat import CpsatModel, cp_model, encode, encode_matrix, givens_fixed
+from satdoku.encoders.cpsat import CpsatModel, cp_model, encode, encode_matrix
+from satdoku.encoders.givens import givens_fixed
 from satdoku.errors import BackendUnavailable, SolverError
 from satdoku.models.geometry import Geometry
 from satdoku.models.puzzle import Grid, Puzzle

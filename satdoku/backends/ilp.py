@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from satdoku.backends.base import Backend, Result, Status, timed
-from satdoku.encoders.ilp import IlpModel, encode, encode_matrix, givens_fixed, pulp
+from satdoku.encoders.givens import givens_fixed
+from satdoku.encoders.ilp import IlpModel, encode, encode_matrix, pulp
 from satdoku.errors import BackendUnavailable, SolverError
 from satdoku.models.geometry import Geometry
 from satdoku.models.matrix import exact_cover

@@ -23,7 +23,6 @@ from pysat.card import CardEnc, EncType
 from pysat.formula import CNF, CNFPlus
 
 from satdoku.errors import InputError
-from satdoku.models.geometry import Geometry
 from satdoku.models.matrix import ExactCover, exact_cover
 from satdoku.models.puzzle import Grid, Puzzle
 
@@ -209,6 +208,7 @@ def deciding_cells(puzzle: Puzzle) -> list[bool]:
     refilled in the reverse order, each dropped cell is then the only unknown of that house. A grid
     is therefore fixed by its deciding cells, and blocking those alone excludes exactly that grid.
 
+    >>> from satdoku.models.geometry import Geometry
     >>> sum(deciding_cells(Puzzle.empty(Geometry(2, 2))))
     8
     """

@@ -8,8 +8,7 @@ value vector decodes straight to a grid. Givens are fixed by setting their varia
 from __future__ import annotations
 
 import tempfile
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -44,9 +43,7 @@ class CpsatModel:
         >>> m.given_options(Puzzle.from_rows([[1, 0, 0, 0], [0, 0, 0, 2], [0, 0, 4, 0], [0, 3, 0, 0]]))
         [0, 29, 43, 54]
         """
-        if puzzle.geometry != self.matrix.geometry:
-            raise ValueError(f"a {puzzle.geometry.label} puzzle for a {self.matrix.geometry.label} model")
-        return [self.matrix.option(r, c, d) for r, c, d in puzzle.givens()]
+        return self.matrix.given_options(puzzle)
 
     def fix(self, options: Sequence[int], value: int = 1) -> None:
         """Fix the variables of `options` to `value` (0 or 1) in the model's domains."""
@@ -116,17 +113,6 @@ def encode(puzzle: Puzzle, names: bool = True) -> CpsatModel:
     cpm = encode_matrix(puzzle.geometry, names)
     cpm.fix(cpm.given_options(puzzle))
     return cpm
-
-
-@contextmanager
-def givens_fixed(cpm: CpsatModel, puzzle: Puzzle) -> Iterator[list[int]]:
-    """Fix a puzzle's givens in a reused model for the duration of the block, then free them."""
-    options = cpm.given_options(puzzle)
-    cpm.fix(options)
-    try:
-        yield options
-    finally:
-        cpm.unfix(options)
 
 
 def given_literals(cpm: CpsatModel, puzzle: Puzzle) -> list[cp_model.IntVar]:

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import re
 import tempfile
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -49,9 +48,7 @@ class IlpModel:
         >>> encode_matrix(Geometry(2, 2)).given_options(Puzzle.from_rows([[1, 0, 0, 0], [0] * 4, [0] * 4, [0] * 4]))
         [0]
         """
-        if puzzle.geometry != self.matrix.geometry:
-            raise ValueError(f"a {puzzle.geometry.label} puzzle for a {self.matrix.geometry.label} model")
-        return [self.matrix.option(r, c, d) for r, c, d in puzzle.givens()]
+        return self.matrix.given_options(puzzle)
 
     def fix(self, options: Sequence[int]) -> None:
         """Fix the binaries of `options` to 1 by their lower bound."""
@@ -167,17 +164,6 @@ def encode(puzzle: Puzzle) -> IlpModel:
     model = encode_matrix(puzzle.geometry)
     model.fix(model.given_options(puzzle))
     return model
-
-
-@contextmanager
-def givens_fixed(model: IlpModel, puzzle: Puzzle) -> Iterator[list[int]]:
-    """Fix a puzzle's givens in a reused problem for the duration of the block, then free them."""
-    options = model.given_options(puzzle)
-    model.fix(options)
-    try:
-        yield options
-    finally:
-        model.unfix(options)
 
 
 def model_text(model: IlpModel, kind: str) -> str:

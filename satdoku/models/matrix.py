@@ -80,6 +80,17 @@ class ExactCover:
         kinds[n * n:] = 1 + (np.arange(self.n_items - n * n) // (n * n))
         return kinds
 
+    def given_options(self, puzzle: Puzzle) -> list[int]:
+        """The options of a puzzle's givens; the puzzle must be of this matrix's geometry.
+
+        >>> from satdoku.models.formats import parse_puzzle
+        >>> exact_cover(Geometry(2, 2)).given_options(parse_puzzle("1000000200400300"))
+        [0, 29, 43, 54]
+        """
+        if puzzle.geometry != self.geometry:
+            raise ValueError(f"a {puzzle.geometry.label} puzzle for a {self.geometry.label} matrix")
+        return [self.option(r, c, d) for r, c, d in puzzle.givens()]
+
     def reduce(self, puzzle: Puzzle) -> "ReducedCover":
         """The matrix left once a puzzle's givens are chosen."""
         return ReducedCover.from_givens(self, puzzle)
@@ -127,7 +138,7 @@ class ReducedCover:
 
     @classmethod
     def from_givens(cls, matrix: ExactCover, puzzle: Puzzle) -> "ReducedCover":
-        selected = np.array([matrix.option(r, c, d) for r, c, d in puzzle.givens()], dtype=np.int64)
+        selected = np.array(matrix.given_options(puzzle), dtype=np.int64)
         covered = matrix.option_items[selected].ravel()
         clash = len(np.unique(covered)) != len(covered)
         alive = np.ones(matrix.n_options, dtype=bool)
