@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 import random
 import subprocess
 import sys
@@ -12,9 +13,27 @@ import pytest
 from satdoku.backends.registry import get_backend
 from satdoku.cli import main
 from satdoku.counting import count_grids, is_supported
-from satdoku.counting.bipartite import (Factorizations, canonical_form, factorizations_3, factorizations_4,
-                                        perfect_matchings)
+from satdoku.counting.bipartite import (
+    Factorizations,
+    canonical_form,
+    factorizations_3,
+    factorizations_4,
+    perfect_matchings,
+)
 from satdoku.counting.two_row import split_classes
+from satdoku.counting.two_row_dp import (
+    Canon,
+    colourings,
+    complement,
+    count_two_row_grids_dp,
+    cycle_state,
+    first_band,
+    forward,
+    matching_cycles,
+    orbit_size,
+    partitions,
+    partners,
+)
 from satdoku.models.geometry import Geometry
 from satdoku.models.puzzle import Puzzle
 from satdoku.models.verify import is_complete_grid, is_solution
@@ -151,3 +170,104 @@ def test_bad_or_unsupported_shapes_are_one_line(shape: str, message: str) -> Non
     assert done.returncode == 2 and done.stdout == ""
     assert len(done.stderr.strip().splitlines()) == 1 and message in done.stderr
     assert "Traceback" not in done.stderr
+
+
+# --- the band DP over digit types (satdoku.counting.two_row_dp): an independent second method ---
+
+
+@pytest.mark.parametrize("c", [1, 2, 3])
+def test_band_dp_reproduces_the_class_method(c: int) -> None:
+    count, _ = count_two_row_grids_dp(c)
+    assert count == count_grids(Geometry(2, c)).count
+    assert count == {1: 2, 2: 288, 3: KNOWN[(2, 3)]}[c]
+
+
+@pytest.mark.slow
+def test_band_dp_reproduces_2x4() -> None:
+    assert count_two_row_grids_dp(4)[0] == KNOWN[(2, 4)]
+
+
+def test_colourings_give_each_colour_to_two_digits() -> None:
+    """Unrestricted, they are the (2c)!/2^c ways to pair digits with colours; restrictions hold."""
+    for c in (2, 3, 4):
+        assert len(colourings([0] * (2 * c), c)) == math.factorial(2 * c) // 2 ** c
+    used = [0b001, 0b001, 0b010, 0b010, 0b100, 0b100]
+    found = colourings(used, 3)
+    assert found and all(not used[i] >> colour & 1 for col in found for i, colour in enumerate(col))
+    assert all(sorted(col) == [0, 0, 1, 1, 2, 2] for col in found)
+
+
+def union_find_components(matchings: list[tuple[int, ...]], size: int) -> int:
+    parent = list(range(size))
+
+    def root(v: int) -> int:
+        while parent[v] != v:
+            v = parent[v]
+        return v
+
+    for matching in matchings:
+        for v, w in enumerate(matching):
+            parent[root(v)] = root(w)
+    return len({root(v) for v in range(size)})
+
+
+def test_matching_cycles_against_a_union_find_count() -> None:
+    rng = random.Random(3)
+    for _ in range(200):
+        first = partners(tuple(rng.sample([0, 0, 1, 1, 2, 2, 3, 3], 8)))
+        second = partners(tuple(rng.sample([0, 0, 1, 1, 2, 2, 3, 3], 8)))
+        assert matching_cycles(first, second) == union_find_components([first, second], 8)
+
+
+def random_colouring(c: int, avoid: list[int], rng: random.Random) -> list[int]:
+    """Colours 0..c-1 twice each over 2c digits, digit i never on a colour in avoid[i]."""
+    while True:
+        colours = rng.sample([k for k in range(c) for _ in range(2)], 2 * c)
+        if all(not avoid[i] >> k & 1 for i, k in enumerate(colours)):
+            return colours
+
+
+def random_two_band_state(c: int, rng: random.Random) -> tuple[int, ...]:
+    used1, used2 = [0] * (2 * c), [0] * (2 * c)
+    for _ in range(2):
+        used1 = [u | 1 << k for u, k in zip(used1, random_colouring(c, used1, rng))]
+        used2 = [u | 1 << k for u, k in zip(used2, random_colouring(c, used2, rng))]
+    return tuple(sorted(u << c | v for u, v in zip(used1, used2)))
+
+
+def test_canonical_form_ignores_digit_order_and_colour_names() -> None:
+    rng = random.Random(5)
+    c = 4
+    canon = Canon(c)
+    for _ in range(30):
+        state = random_two_band_state(c, rng)
+        p1, p2 = rng.sample(range(c), c), rng.sample(range(c), c)
+        moved = []
+        for t in state:
+            u1, u2 = t >> c, t & (1 << c) - 1
+            v1 = sum(1 << p1[i] for i in range(c) if u1 >> i & 1)
+            v2 = sum(1 << p2[i] for i in range(c) if u2 >> i & 1)
+            moved.append(v1 << c | v2)
+        rng.shuffle(moved)
+        key, hits = canon(state)
+        assert canon(tuple(sorted(moved)))[0] == key and canon(key)[0] == key
+        assert math.factorial(c) ** 2 % hits == 0           # the hits are a stabilizer's size
+    keys = {canon(cycle_state(parts, c))[0] for parts in partitions(c)}
+    assert len(keys) == len(partitions(c))                  # cycle types of a band stay apart
+
+
+def test_first_band_orbits_cover_every_labelled_band() -> None:
+    """Orbit sizes add up to the labelled bands, ((2c)!/2^c)^2; the weights to C(2c, c) * (c!)^4."""
+    for c in (2, 3, 4, 5):
+        canon = Canon(c)
+        states = [cycle_state(parts, c) for parts in partitions(c)]
+        assert sum(orbit_size(s, canon) for s in states) == (math.factorial(2 * c) // 2 ** c) ** 2
+        assert sum(first_band(c, canon).values()) == math.comb(2 * c, c) * math.factorial(c) ** 4
+
+
+def test_complement_is_an_involution_between_levels() -> None:
+    c = 3
+    for state in forward(c, 1)[1]:
+        rest = complement(state, c)
+        assert all(t.bit_count() == 2 * (c - 1) for t in rest)
+        assert complement(rest, c) == state

@@ -3,7 +3,9 @@
 Supported: two-row boxes up to side 8 and their transposes (2x1, 1x2, 2x2, 2x3, 3x2, 2x4, 4x2).
 Transposing a grid turns r x c boxes into c x r boxes, so both shapes have one count. Other shapes
 (2x5, 3x3, ...) raise InputError at once rather than run for hours: this version's class sums,
-in pure Python, would need hours for them (see the README's counting section).
+in pure Python, would need hours for them (see the README's counting section). The band DP of
+satdoku.counting.two_row_dp counts the same shapes by an independent route (slower: 8 s for 2x4)
+and serves as a check; for 2x5 its cost is projected by benchmarks/bench_grids.py.
 """
 from __future__ import annotations
 
