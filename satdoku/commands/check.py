@@ -15,9 +15,8 @@ from collections.abc import Sequence
 from satdoku.backends.base import Backend
 from satdoku.backends.registry import get_backend
 from satdoku.commands.common import (EXIT_NO_SOLUTION, EXIT_SOLVED, add_backend, add_backend_options,
-                                     add_format, add_input, backend_options, checked, geometry_json,
-                                     load_puzzles, render)
-from satdoku.errors import SolverError
+                                     add_format, add_input, backend_options, geometry_json,
+                                     load_puzzles, render, verified_solutions)
 from satdoku.models.formats import format_line
 from satdoku.models.puzzle import Grid, Puzzle, cell_name
 
@@ -36,12 +35,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def first_two(backend: Backend, puzzle: Puzzle) -> list[Grid]:
     """Up to two solutions from the backend, both verified and different."""
-    grids = [checked(g, puzzle, backend.name) for g in backend.solutions(puzzle, 2)]
-    if len(grids) > 2:
-        raise SolverError(f"{puzzle.where}backend {backend.name} returned {len(grids)} solutions for a limit of 2")
-    if len(grids) == 2 and grids[0] == grids[1]:
-        raise SolverError(f"{puzzle.where}backend {backend.name} returned the same solution twice")
-    return grids
+    return verified_solutions(backend, puzzle, 2)
 
 
 def verdict(grids: Sequence[Grid]) -> str:

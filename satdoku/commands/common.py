@@ -84,6 +84,17 @@ def checked(grid: Grid, puzzle: Puzzle, backend: str) -> Grid:
     return grid
 
 
+def verified_solutions(backend, puzzle: Puzzle, limit: int | None) -> list[Grid]:
+    """Up to `limit` solutions from the backend, each verified, all different; SolverError otherwise."""
+    grids = [checked(g, puzzle, backend.name) for g in backend.solutions(puzzle, limit)]
+    if limit is not None and len(grids) > limit:
+        raise SolverError(f"{puzzle.where}backend {backend.name} returned {len(grids)} solutions "
+                          f"for a limit of {limit}")
+    if len(set(grids)) != len(grids):
+        raise SolverError(f"{puzzle.where}backend {backend.name} returned the same solution twice")
+    return grids
+
+
 def status_code(statuses: Sequence[Status]) -> int:
     """The exit code of a run: 3 if any time limit ran out, 1 if any puzzle had no solution."""
     if Status.UNKNOWN in statuses:

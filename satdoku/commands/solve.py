@@ -9,8 +9,8 @@ from satdoku.backends.base import Result, Status
 from satdoku.backends.registry import get_backend
 from satdoku.commands.common import (add_backend, add_backend_options, add_format, add_input,
                                      backend_options, checked, load_puzzles, positive_float,
-                                     positive_int, render, result_json, status_code, status_text)
-from satdoku.errors import SolverError
+                                     positive_int, render, result_json, status_code, status_text,
+                                     verified_solutions)
 
 NAME = "solve"
 HELP = "solve puzzles (every puzzle in FILE), verified independently"
@@ -38,9 +38,7 @@ def _print(text: str, style: str, first: bool) -> None:
 
 def _enumerate(backend, puzzle, limit):
     start = time.perf_counter()
-    grids = [checked(g, puzzle, backend.name) for g in backend.solutions(puzzle, limit)]
-    if len(set(grids)) != len(grids):
-        raise SolverError(f"{puzzle.where}backend {backend.name} returned the same solution twice")
+    grids = verified_solutions(backend, puzzle, limit)
     status = Status.SOLVED if grids else Status.NO_SOLUTION
     return Result(status, grids[0] if grids else None, backend.name, time.perf_counter() - start), grids
 
