@@ -5,9 +5,11 @@ from pathlib import Path
 
 import pytest
 
-from satdoku.models.formats import read_puzzles
+from satdoku.backends.base import Result, Status
+from satdoku.models.formats import parse_puzzle, read_puzzles
 from satdoku.models.geometry import parse_box
 from satdoku.models.puzzle import Puzzle
+from satdoku.models.verify import is_solution
 
 REPO = Path(__file__).resolve().parent.parent
 PUZZLES = REPO / "puzzles"
@@ -40,3 +42,17 @@ def shared_puzzles() -> Path:
     """../shared/puzzles beside the repo; tests that need it fail loudly when it is missing."""
     assert SHARED_PUZZLES.is_dir(), f"{SHARED_PUZZLES} is missing: CI lays ../shared beside the repo"
     return SHARED_PUZZLES
+
+
+# givens that leave r1c4 without a digit: no solution
+DEAD = parse_puzzle("123.\n...4\n....\n....")
+
+
+def assert_results(puzzles: list[Puzzle], results: list[Result]) -> None:
+    """One result per puzzle, in order: DEAD has no solution, every other grid verifies."""
+    assert len(results) == len(puzzles)
+    for puzzle, result in zip(puzzles, results):
+        if puzzle is DEAD:
+            assert result.status is Status.NO_SOLUTION
+        else:
+            assert result.solved and is_solution(result.grid, puzzle)

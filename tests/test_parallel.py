@@ -3,27 +3,21 @@ from __future__ import annotations
 
 import pytest
 
-from satdoku.backends.base import Status
 from satdoku.backends.registry import get_backend
 from satdoku.cli import main
 from satdoku.errors import BackendUnavailable
-from satdoku.models.formats import parse_puzzle, read_puzzles
+from satdoku.models.formats import read_puzzles
 from satdoku.models.verify import is_solution
 from satdoku.parallel import chunk_size, solve_in_processes
+from tests.conftest import DEAD, assert_results
 
-DEAD = parse_puzzle("123.\n...4\n....\n....")
 
 
 def test_results_come_back_in_input_order(shared_puzzles):
     puzzles = read_puzzles(str(shared_puzzles / "norvig_top95.txt"))
     mixed = puzzles[:30] + [DEAD] + puzzles[30:]
     results = list(solve_in_processes("pysat", {}, mixed, None, 2))
-    assert len(results) == len(mixed)
-    for puzzle, result in zip(mixed, results):
-        if puzzle is DEAD:
-            assert result.status is Status.NO_SOLUTION
-        else:
-            assert result.solved and is_solution(result.grid, puzzle)
+    assert_results(mixed, results)
     sequential = list(get_backend("pysat").solve_many(mixed))
     assert [r.grid for r in results] == [r.grid for r in sequential]  # unique solutions: same grids
 

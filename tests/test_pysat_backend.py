@@ -17,12 +17,11 @@ from satdoku.models.formats import parse_puzzle, read_puzzles
 from satdoku.models.geometry import Geometry
 from satdoku.models.puzzle import Puzzle
 from satdoku.models.verify import is_solution
-from tests.conftest import PUZZLES
+from tests.conftest import DEAD, PUZZLES, assert_results
 
 INKALA = read_puzzles(str(PUZZLES / "inkala.txt"))[0]
 EMPTY4 = Puzzle.empty(Geometry(2, 2))
 ROW6 = Puzzle(Geometry(2, 3), (1, 2, 3, 4, 5, 6) + (0,) * 30)
-DEAD = parse_puzzle("123.\n...4\n....\n....")
 AMOS = [a for a in AMO_KINDS if a != "native"]
 
 
@@ -101,12 +100,7 @@ def test_solve_many_keeps_order_and_reuses_one_solver(shared_puzzles):
     mixed = puzzles[:20] + [DEAD, INKALA, EMPTY4] + puzzles[20:40]
     backend = PysatBackend("minisat22")
     results = list(backend.solve_many(mixed))
-    assert len(results) == len(mixed)
-    for puzzle, result in zip(mixed, results):
-        if puzzle is DEAD:
-            assert result.status is Status.NO_SOLUTION
-        else:
-            assert result.solved and is_solution(result.grid, puzzle)
+    assert_results(mixed, results)
     assert set(backend._reused) == {Geometry(3, 3), Geometry(2, 2)}
 
 
