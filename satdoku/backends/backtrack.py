@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 
-from satdoku.backends.base import Backend, Result, Status, timed
+from satdoku.backends.base import BuiltinBackend, Result, Status, timed
 from satdoku.errors import TimeLimitReached
 from satdoku.models.puzzle import Grid, Puzzle
 from satdoku.models.verify import given_conflict
@@ -78,15 +78,10 @@ def fill(puzzle: Puzzle, deadline: float | None = None, stats: dict | None = Non
         stats["placements"] = placements
 
 
-class BacktrackBackend(Backend):
+class BacktrackBackend(BuiltinBackend):
     """The classic recursive-style solver as a backend: `backtrack`."""
 
     family = "backtrack"
-
-    @classmethod
-    def version(cls) -> str:
-        from satdoku import __version__
-        return f"satdoku {__version__}"
 
     def solve(self, puzzle: Puzzle, time_limit: float | None = None) -> Result:
         start = time.perf_counter()

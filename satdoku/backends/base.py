@@ -85,6 +85,15 @@ class Backend:
             yield self.solve(puzzle, time_limit)
 
 
+class BuiltinBackend(Backend):
+    """A backend written in this package in pure Python; its version is satdoku's own."""
+
+    @classmethod
+    def version(cls) -> str:
+        from satdoku import __version__
+        return f"satdoku {__version__}"
+
+
 def timed(status: Status, grid: Grid | None, backend: str, start: float, **stats: object) -> Result:
     """A Result whose time runs from `start` (a time.perf_counter value) to now."""
     return Result(status, grid, backend, time.perf_counter() - start, dict(stats))

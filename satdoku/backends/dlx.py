@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from operator import and_
 
-from satdoku.backends.base import Backend, Result, Status, timed
+from satdoku.backends.base import BuiltinBackend, Result, Status, timed
 from satdoku.errors import TimeLimitReached
 from satdoku.models.geometry import Geometry
 from satdoku.models.matrix import ExactCover, exact_cover
@@ -336,15 +336,10 @@ def deadline_after(time_limit: float | None) -> float | None:
     return None if time_limit is None else time.perf_counter() + time_limit
 
 
-class DlxBackend(Backend):
+class DlxBackend(BuiltinBackend):
     """Algorithm X over the exact-cover matrix, pure Python: `dlx`."""
 
     family = "dlx"
-
-    @classmethod
-    def version(cls) -> str:
-        from satdoku import __version__
-        return f"satdoku {__version__}"
 
     def solve(self, puzzle: Puzzle, time_limit: float | None = None) -> Result:
         start = time.perf_counter()

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from itertools import combinations
 
-from satdoku.backends.base import Backend, Result, Status, timed
+from satdoku.backends.base import BuiltinBackend, Result, Status, timed
 from satdoku.errors import TimeLimitReached
 from satdoku.models.geometry import Geometry
 from satdoku.models.puzzle import Grid, Puzzle, cell_name
@@ -294,16 +294,11 @@ def solve_puzzle(puzzle: Puzzle, explain: bool, deadline: float | None, stats: d
         return
 
 
-class LogicBackend(Backend):
+class LogicBackend(BuiltinBackend):
     """Human techniques, then guesses: `logic`; `--explain` records every step."""
 
     family = "logic"
     options = frozenset({"explain"})
-
-    @classmethod
-    def version(cls) -> str:
-        from satdoku import __version__
-        return f"satdoku {__version__}"
 
     @property
     def explain(self) -> bool:
