@@ -83,13 +83,6 @@ class ReusedSolver:
         self.solver = Solver(name=engine, bootstrap_with=cnf)
         self.n = geometry.n
         self.top = self.varmap.n_vars
-        self.cell_base = np.arange(self.n * self.n, dtype=np.int64) * self.n
-
-    def assumptions(self, puzzle: Puzzle) -> list[int]:
-        """The givens' placement variables, computed with numpy."""
-        cells = np.asarray(puzzle.cells, dtype=np.int64)
-        given = np.flatnonzero(cells)
-        return (self.cell_base[given] + cells[given]).tolist()
 
     def true_options(self) -> np.ndarray:
         """The placement options of the solver's current model, in option order."""
@@ -104,7 +97,7 @@ class ReusedSolver:
 
     def solve(self, puzzle: Puzzle, time_limit: float | None) -> tuple[Status, Grid | None]:
         """Status and grid of one puzzle under its givens as assumptions."""
-        answer = solve_limited(self.solver, time_limit, self.assumptions(puzzle))
+        answer = solve_limited(self.solver, time_limit, given_literals(puzzle))
         if answer is None:
             return Status.UNKNOWN, None
         if not answer:
@@ -122,7 +115,7 @@ class ReusedSolver:
         A plain Python loop: for one small model per call it beats numpy's per-call overhead.
         """
         act = self.new_var()
-        assumptions = self.assumptions(puzzle) + [act]
+        assumptions = given_literals(puzzle) + [act]
         n, n_cells, placements = self.n, self.n * self.n, self.varmap.n_placements
         deciding = deciding_cells(puzzle)
         blocks = [False] + [deciding[(v - 1) // n] for v in range(1, placements + 1)]
