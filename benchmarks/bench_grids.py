@@ -3,8 +3,9 @@
     python benchmarks/bench_grids.py            # every supported shape, with the plain peer
     python benchmarks/bench_grids.py --no-peer  # only satdoku's counter
 
-satdoku counts by split classes met in the middle (satdoku.counting.two_row_split, numba
-kernels). The peer is the plain memoised method (peel one perfect matching at a time, remember F per
+satdoku counts two-row boxes by split classes met in the middle (satdoku.counting.two_row_split)
+and 3x3 by the bands' column profiles in 44 classes (satdoku.counting.three_band), numba kernels.
+The peer is the plain memoised method (peel one perfect matching at a time, remember F per
 canonical form at every degree), run side by side on the same machine for the ratio. The band DP
 over digit types (satdoku.counting.two_row_dp, an independent method) is timed too for 2 x c, c <= 4,
 and its cost for 2x5 is projected from a timed sample of its first expensive step (bands 1 -> 2).

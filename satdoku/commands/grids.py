@@ -11,14 +11,15 @@ import argparse
 import json
 import sys
 import time
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from satdoku.counting import count_grids
-from satdoku.counting.grids import GridCount
 from satdoku.models.geometry import parse_box
 
+if TYPE_CHECKING:
+    from satdoku.counting.grids import GridCount
+
 NAME = "grids"
-HELP = "exact number of complete grids of a box shape (2x2, 2x3, 2x4, ...), by symmetry reduction"
+HELP = "exact number of complete grids of a box shape (2x2 ... 2x5, 3x3), by symmetry reduction"
 ORDER = 30
 
 
@@ -53,6 +54,7 @@ class ProgressLine:
 def grids_text(result: GridCount) -> str:
     """The one-line answer.
 
+    >>> from satdoku.counting.grids import GridCount
     >>> from satdoku.models.geometry import Geometry
     >>> grids_text(GridCount(Geometry(2, 2), 288, 2, 0.0, "two-row boxes"))
     '4x4 (2x2 boxes): 288 complete grids'
@@ -68,6 +70,8 @@ def grids_json(result: GridCount) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    from satdoku.counting import count_grids  # imports numba: only when counting grids
+
     geometry = parse_box(args.box)
     progress = None
     if not args.no_progress and sys.stderr.isatty():

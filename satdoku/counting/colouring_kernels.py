@@ -179,3 +179,117 @@ def join(back_keys: np.ndarray, back_values: np.ndarray, relabel: np.ndarray,
             total += back_values[i] * front_each[at]
             approx += float(back_values[i]) * float(front_each[at])
     return total, approx
+
+
+@njit(cache=True)
+def _cycles(rest: np.ndarray, n: int) -> int:
+    """The cycles of a 2-regular bipartite graph given as n column masks of two digits each."""
+    first = np.full(n, -1, np.int64)
+    second = np.full(n, -1, np.int64)
+    for j in range(n):
+        mask = rest[j]
+        while mask:
+            bit = mask & -mask
+            mask ^= bit
+            d = 0
+            while (1 << d) != bit:
+                d += 1
+            if first[d] < 0:
+                first[d] = j
+            else:
+                second[d] = j
+    seen = np.zeros(n, np.bool_)
+    cycles = 0
+    for start in range(n):
+        if seen[start]:
+            continue
+        cycles += 1
+        column, came = start, 0
+        while not seen[column]:
+            seen[column] = True
+            mask = rest[column]
+            bit = mask & -mask
+            if bit == came:
+                bit = mask ^ bit
+            d = 0
+            while (1 << d) != bit:
+                d += 1
+            column = second[d] if first[d] == column else first[d]
+            came = bit
+    return cycles
+
+
+@njit(cache=True)
+def band_fillings(columns: np.ndarray, n: int, k: int) -> int:
+    """Proper k-edge-colourings (k = 1, 2 or 3) of a k-regular bipartite graph of n column masks.
+
+    k = 3 peels the perfect matchings through the first edge (colour 1, times 3 by symmetry) and
+    counts each 2-regular rest as 2 ** cycles.
+    """
+    if k == 1:
+        return 1
+    if k == 2:
+        return 1 << _cycles(columns, n)
+    chosen = np.zeros(n, np.int64)
+    left = np.zeros(n, np.int64)
+    used = np.zeros(n + 1, np.int64)
+    rest = np.empty(n, np.int64)
+    total = 0
+    chosen[0] = columns[0] & -columns[0]
+    used[1] = chosen[0]
+    level = 1
+    left[1] = columns[1] & ~used[1]
+    while level >= 1:
+        if left[level] == 0:
+            level -= 1
+            continue
+        bit = left[level] & -left[level]
+        left[level] ^= bit
+        chosen[level] = bit
+        if level < n - 1:
+            used[level + 1] = used[level] | bit
+            level += 1
+            left[level] = columns[level] & ~used[level]
+            continue
+        for j in range(n):
+            rest[j] = columns[j] ^ chosen[j]
+        total += 1 << _cycles(rest, n)
+    return 3 * total
+
+
+@njit(cache=True)
+def two_band_completions(second: np.ndarray, third: np.ndarray, counts: np.ndarray, r: int,
+                         table_keys: np.ndarray, class_of: np.ndarray, fillings: np.ndarray) -> int:
+    """Sum over one option per stack of N(band 2's profile) * N(band 3's profile).
+
+    second[s, i, d] is the column (0, 1, 2) of digit d in band 2 when stack s takes its option i,
+    third likewise for band 3; counts[s] is how many options stack s has. A profile is looked up
+    by its table key (2 bits per cell of [3]^r, the count of digits there) in the sorted
+    table_keys, whose class_of gives the class and fillings[class] its N.
+    """
+    n = second.shape[2]
+    pick = np.zeros(r, np.int64)
+    total = 0
+    while True:
+        key2 = 0
+        key3 = 0
+        for d in range(n):
+            cell2 = 0
+            cell3 = 0
+            for s in range(r):
+                cell2 = 3 * cell2 + second[s, pick[s], d]
+                cell3 = 3 * cell3 + third[s, pick[s], d]
+            key2 += 1 << (2 * cell2)
+            key3 += 1 << (2 * cell3)
+        at2 = np.searchsorted(table_keys, key2)
+        at3 = np.searchsorted(table_keys, key3)
+        total += fillings[class_of[at2]] * fillings[class_of[at3]]
+        s = r - 1
+        while s >= 0:
+            pick[s] += 1
+            if pick[s] < counts[s]:
+                break
+            pick[s] = 0
+            s -= 1
+        if s < 0:
+            return total

@@ -1,26 +1,46 @@
 """`count_grids(geometry)`: the exact number of complete grids of a box shape.
 
-Supported: two-row boxes up to side 10 and their transposes (2x1 ... 2x5, 1x2 ... 5x2).
-Transposing a grid turns r x c boxes into c x r boxes, so both shapes have one count. The count is
-the split-class sum of satdoku.counting.two_row_split (meet in the middle over each stack's band
-graph), whose kernels numba compiles; without numba, shapes up to 2x4 still count in well under a
-second as plain Python, and 2x5 asks for numba rather than run for hours. Other shapes (3x3, ...)
-raise InputError at once.
+Supported: two-row boxes up to 2x5 (satdoku.counting.two_row_split: split classes met in the
+middle), boxes of three columns with up to three rows, 1x3, 2x3 and 3x3
+(satdoku.counting.three_band: the bands' column profiles), and the transposes of all of them
+(transposing a grid turns r x c boxes into c x r boxes, so both shapes have one count). The
+kernels are compiled by numba; without it they run as plain Python, which is fine up to 2x4 and
+2x3, while 2x5 and 3x3 ask for numba rather than run for many minutes. Other shapes (2x6, 3x4,
+...) raise InputError at once.
 """
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from satdoku.counting.colouring_kernels import COMPILED
+from satdoku.counting.three_band import count_three_band_grids
 from satdoku.counting.two_row import Progress
 from satdoku.counting.two_row_split import count_two_row_grids_split
 from satdoku.errors import BackendUnavailable, InputError
 from satdoku.models.geometry import Geometry
 
-MAX_TWO_ROW = 5
-MAX_PLAIN_PYTHON = 4      # the largest 2 x c counted without the compiled kernels
-SUPPORTED = tuple(shape for c in range(1, MAX_TWO_ROW + 1) for shape in {(2, c), (c, 2)})
+Counter = Callable[[int, "Progress | None"], tuple[int, int]]
+
+
+@dataclass(frozen=True)
+class Method:
+    """One way of counting: boxes of `fixed` rows and `other` columns for `other` in `sizes`."""
+
+    fixed: int
+    sizes: tuple[int, ...]
+    plain_python: tuple[int, ...]      # the sizes that plain Python counts in about a second
+    count: Counter
+    name: str
+
+
+METHODS = (
+    Method(2, (1, 2, 3, 4, 5), (1, 2, 3, 4), count_two_row_grids_split,
+           "two-row boxes, split classes met in the middle"),
+    Method(3, (1, 3), (1,), count_three_band_grids, "three bands, column profiles in 44 classes"),
+)
+SUPPORTED = tuple(sorted({shape for m in METHODS for k in m.sizes for shape in ((m.fixed, k), (k, m.fixed))}))
 
 
 @dataclass(frozen=True)
@@ -37,8 +57,8 @@ class GridCount:
 def is_supported(geometry: Geometry) -> bool:
     """True when count_grids computes this box shape.
 
-    >>> is_supported(Geometry(5, 2)), is_supported(Geometry(3, 3))
-    (True, False)
+    >>> is_supported(Geometry(5, 2)), is_supported(Geometry(3, 3)), is_supported(Geometry(3, 4))
+    (True, True, False)
     """
     return (geometry.box_rows, geometry.box_cols) in SUPPORTED
 
@@ -47,23 +67,29 @@ def supported_text() -> str:
     return ", ".join(f"{r}x{c}" for r, c in sorted(SUPPORTED, key=lambda s: (s[0] * s[1], s)))
 
 
+def method_for(rows: int, cols: int) -> tuple[Method, int, bool]:
+    """The method counting r x c boxes, its size argument, and whether the grid is transposed."""
+    for method in METHODS:
+        if rows == method.fixed and cols in method.sizes:
+            return method, cols, False
+        if cols == method.fixed and rows in method.sizes:
+            return method, rows, True
+    raise InputError(f"grids {rows}x{cols}: not supported yet "
+                     f"(exact counts are computed for {supported_text()} boxes)")
+
+
 def count_grids(geometry: Geometry, progress: Progress | None = None) -> GridCount:
     """The exact number of complete grids with this box shape.
 
     >>> count_grids(Geometry(3, 2)).count
     28200960
     """
-    shape = f"{geometry.box_rows}x{geometry.box_cols}"
-    if not is_supported(geometry):
-        raise InputError(f"grids {shape}: not supported yet "
-                         f"(exact counts are computed for {supported_text()} boxes)")
-    c = geometry.box_cols if geometry.box_rows == 2 else geometry.box_rows
-    if c > MAX_PLAIN_PYTHON and not COMPILED:
-        raise BackendUnavailable(f"grids {shape}: needs numba for its compiled kernels "
-                                 f"(pip install 'satdoku[fast]'); plain Python would take hours")
+    rows, cols = geometry.box_rows, geometry.box_cols
+    method, size, transposed = method_for(rows, cols)
+    if size not in method.plain_python and not COMPILED:
+        raise BackendUnavailable(f"grids {rows}x{cols}: needs numba for its compiled kernels "
+                                 f"(pip install 'satdoku[fast]'); plain Python would take too long")
     start = time.perf_counter()
-    count, classes = count_two_row_grids_split(c, progress)
-    method = "two-row boxes, split classes met in the middle"
-    if geometry.box_rows != 2:
-        method += " (transposed)"
-    return GridCount(geometry, count, classes, time.perf_counter() - start, method)
+    count, classes = method.count(size, progress)
+    name = method.name + (" (transposed)" if transposed else "")
+    return GridCount(geometry, count, classes, time.perf_counter() - start, name)
