@@ -29,6 +29,7 @@ from satdoku.models.geometry import Geometry
 from satdoku.models.puzzle import Puzzle
 from satdoku.models.verify import is_solution
 from tests.test_count import other_backends
+from tests.test_grids import random_regular
 
 GRIDS_3X3 = 6_670_903_752_021_072_936_960
 
@@ -82,25 +83,13 @@ def test_each_stack_continues_in_56_ways() -> None:
                 assert not stack[j] & option[j] and not option[j] & option[3 + j]
 
 
-def random_cubic(n: int, k: int, rng: random.Random) -> tuple[int, ...]:
-    while True:
-        columns = [0] * n
-        for _ in range(k):
-            perm = rng.sample(range(n), n)
-            if any(columns[j] >> perm[j] & 1 for j in range(n)):
-                break
-            columns = [columns[j] | 1 << perm[j] for j in range(n)]
-        else:
-            return tuple(columns)
-
-
 @pytest.mark.parametrize("k", [2, 3])
 def test_band_fillings_match_the_memoised_factorizations(k: int) -> None:
     rng = random.Random(k)
     memo = Factorizations()
     for n in (6, 9):
         for _ in range(10):
-            columns = random_cubic(n, k, rng)
+            columns = random_regular(n, k, rng)
             found = kernels.band_fillings(np.array(columns, np.int64), n, k)
             assert found == memo(columns, n)
             if k == 2:

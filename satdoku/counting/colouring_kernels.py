@@ -76,6 +76,29 @@ def _unpack(key: int, columns: np.ndarray, c: int, n: int) -> None:
 
 
 @njit(cache=True)
+def _next_matching(options: np.ndarray, size: int, left: np.ndarray, used: np.ndarray,
+                   chosen: np.ndarray, level: int, start: int) -> int:
+    """Walk on, depth first, to the next choice of one distinct bit per position from `start` on.
+
+    options[i] holds position i's candidate bits, left[i] those not yet tried, used[i] the bits
+    taken before position i. Returns size - 1 with chosen[] complete, or start - 1 when done.
+    """
+    while level >= start:
+        if left[level] == 0:
+            level -= 1
+            continue
+        bit = left[level] & -left[level]
+        left[level] ^= bit
+        chosen[level] = bit
+        if level == size - 1:
+            return level
+        used[level + 1] = used[level] | bit
+        level += 1
+        left[level] = options[level] & ~used[level]
+    return level
+
+
+@njit(cache=True)
 def row_step(keys: np.ndarray, values: np.ndarray, row: int, c: int,
              n: int) -> tuple[np.ndarray, np.ndarray]:
     """The states and weights after colouring one more row, from those before it."""
@@ -96,20 +119,12 @@ def row_step(keys: np.ndarray, values: np.ndarray, row: int, c: int,
         _unpack(keys[i], columns, c, n)
         for j in range(c):
             allowed[j] = row & ~columns[j]
-        level = 0
         left[0] = allowed[0]
-        while level >= 0:
-            if left[level] == 0:
-                level -= 1
-                continue
-            bit = left[level] & -left[level]
-            left[level] ^= bit
-            chosen[level] = bit
-            if level < c - 1:
-                used[level + 1] = used[level] | bit
-                level += 1
-                left[level] = allowed[level] & ~used[level]
-                continue
+        level = 0
+        while True:
+            level = _next_matching(allowed, c, left, used, chosen, level, 0)
+            if level < 0:
+                break
             for j in range(c):
                 grown[j] = columns[j] | chosen[j]
             key = _pack(grown, c, n)
@@ -237,20 +252,12 @@ def band_fillings(columns: np.ndarray, n: int, k: int) -> int:
     total = 0
     chosen[0] = columns[0] & -columns[0]
     used[1] = chosen[0]
-    level = 1
     left[1] = columns[1] & ~used[1]
-    while level >= 1:
-        if left[level] == 0:
-            level -= 1
-            continue
-        bit = left[level] & -left[level]
-        left[level] ^= bit
-        chosen[level] = bit
-        if level < n - 1:
-            used[level + 1] = used[level] | bit
-            level += 1
-            left[level] = columns[level] & ~used[level]
-            continue
+    level = 1
+    while True:
+        level = _next_matching(columns, n, left, used, chosen, level, 1)
+        if level < 1:
+            break
         for j in range(n):
             rest[j] = columns[j] ^ chosen[j]
         total += 1 << _cycles(rest, n)
