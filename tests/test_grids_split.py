@@ -168,3 +168,10 @@ def test_band_shape_ignores_renaming_digits_bands_and_rows() -> None:
 def test_relabel_table_moves_each_digit() -> None:
     table = relabel_table([2, 0, 1], 3)
     assert [int(table[1 << d]) for d in range(3)] == [4, 1, 2] and int(table[7]) == 7
+
+
+def test_kernels_compile_where_no_cache_can_be_written() -> None:
+    """A function numba cannot cache (defined from a string: no file to cache beside) still runs."""
+    namespace: dict = {}
+    exec("def add_one(x):\n    return x + 1\n", namespace)
+    assert kernels.njit(cache=True)(namespace["add_one"])(41) == 42

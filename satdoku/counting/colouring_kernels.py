@@ -8,19 +8,31 @@ open-addressing hash table. Without numba the same functions run as plain Python
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 try:
-    from numba import njit
+    import numba
     COMPILED = True
 except ImportError:                      # pragma: no cover - exercised only without numba
+    numba = None
     COMPILED = False
 
-    def njit(*args, **kwargs):           # type: ignore[no-redef]
-        """Stand-in for numba.njit: the function runs as plain Python."""
-        if args and callable(args[0]):
-            return args[0]
-        return lambda function: function
+
+def njit(cache: bool = True) -> Callable[[Callable], Callable]:
+    """numba.njit, caching the machine code on disk where numba finds a place to write it.
+
+    Without numba the function is returned as it is and runs as plain Python.
+    """
+    def compile_(function: Callable) -> Callable:
+        if numba is None:
+            return function
+        try:
+            return numba.njit(cache=cache)(function)
+        except RuntimeError:             # no writable cache location: compile on every run
+            return numba.njit(function)
+    return compile_
 
 EMPTY = -1
 
