@@ -26,21 +26,21 @@ Counter = Callable[[int, "Progress | None"], tuple[int, int]]
 
 @dataclass(frozen=True)
 class Method:
-    """One way of counting: boxes of `fixed` rows and `other` columns for `other` in `sizes`."""
+    """One way of counting: the box shapes (box rows, box columns) it counts, by its size argument."""
 
-    fixed: int
-    sizes: tuple[int, ...]
+    shapes: dict[int, tuple[int, int]]
     plain_python: tuple[int, ...]      # the sizes that plain Python counts in about a second
     count: Counter
     name: str
 
 
 METHODS = (
-    Method(2, (1, 2, 3, 4, 5), (1, 2, 3, 4), count_two_row_grids_split,
+    Method({c: (2, c) for c in range(1, 6)}, (1, 2, 3, 4), count_two_row_grids_split,
            "two-row boxes, split classes met in the middle"),
-    Method(3, (1, 3), (1,), count_three_band_grids, "three bands, column profiles in 44 classes"),
+    Method({r: (r, 3) for r in (1, 3)}, (1,), count_three_band_grids,
+           "three bands, column profiles by class"),
 )
-SUPPORTED = tuple(sorted({shape for m in METHODS for k in m.sizes for shape in ((m.fixed, k), (k, m.fixed))}))
+SUPPORTED = tuple(sorted({shape for m in METHODS for r, c in m.shapes.values() for shape in ((r, c), (c, r))}))
 
 
 @dataclass(frozen=True)
@@ -68,12 +68,17 @@ def supported_text() -> str:
 
 
 def method_for(rows: int, cols: int) -> tuple[Method, int, bool]:
-    """The method counting r x c boxes, its size argument, and whether the grid is transposed."""
+    """The method counting r x c boxes, its size argument, and whether the grid is transposed.
+
+    >>> [(m.name[:5], size, flipped) for m, size, flipped in [method_for(3, 2), method_for(3, 1)]]
+    [('two-r', 3, True), ('three', 1, True)]
+    """
     for method in METHODS:
-        if rows == method.fixed and cols in method.sizes:
-            return method, cols, False
-        if cols == method.fixed and rows in method.sizes:
-            return method, rows, True
+        for size, shape in method.shapes.items():
+            if shape == (rows, cols):
+                return method, size, False
+            if shape == (cols, rows):
+                return method, size, True
     raise InputError(f"grids {rows}x{cols}: not supported yet "
                      f"(exact counts are computed for {supported_text()} boxes)")
 
