@@ -26,3 +26,23 @@ class SolverError(SatdokuError):
     """A solver misbehaved: crashed, printed nonsense, or returned a wrong grid (exit 4)."""
 
     exit_code = 4
+
+
+def first_line(text: object, width: int = 160) -> str:
+    """The first line of a message, cut to `width` characters.
+
+    >>> first_line("undefined symbol: x\\nmore")
+    'undefined symbol: x'
+    """
+    line = str(text).strip().splitlines()[0] if str(text).strip() else ""
+    return line if len(line) <= width else line[:width - 3] + "..."
+
+
+def missing_library(err: ImportError, library: str, requirement: str, extra: str) -> ImportError:
+    """The one-line ImportError for an optional library that is absent or does not load.
+
+    >>> str(missing_library(ModuleNotFoundError("No module named 'pulp'"), "PuLP", "pulp<4", "ilp"))
+    "PuLP is not installed: pip install 'pulp<4' (or 'satdoku[ilp]')"
+    """
+    why = "is not installed" if isinstance(err, ModuleNotFoundError) else f"does not load ({first_line(err, 120)})"
+    return ImportError(f"{library} {why}: pip install '{requirement}' (or 'satdoku[{extra}]')")

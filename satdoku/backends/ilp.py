@@ -14,7 +14,7 @@ from pathlib import Path
 from satdoku.backends.base import Backend, Result, Status, timed
 from satdoku.encoders.givens import givens_fixed
 from satdoku.encoders.ilp import IlpModel, encode, encode_matrix, pulp
-from satdoku.errors import BackendUnavailable, SolverError
+from satdoku.errors import BackendUnavailable, SolverError, first_line
 from satdoku.models.geometry import Geometry
 from satdoku.models.matrix import exact_cover
 from satdoku.models.puzzle import Grid, Puzzle
@@ -23,16 +23,6 @@ from satdoku.models.verify import solution_problems
 HIGHSPY = "highspy>=1.16,<1.17"
 PULP = "pulp>=3.3.2,<3.4"
 CBC_GRACE = 0.5  # seconds CBC may overrun its time limit before it is killed
-
-
-def first_line(text: object, width: int = 160) -> str:
-    """The first line of a message, cut to `width` characters.
-
-    >>> first_line("undefined symbol: x\\nmore")
-    'undefined symbol: x'
-    """
-    line = str(text).strip().splitlines()[0] if str(text).strip() else ""
-    return line if len(line) <= width else line[:width - 3] + "..."
 
 
 def silence_highs_banner() -> None:

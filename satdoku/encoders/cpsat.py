@@ -14,13 +14,12 @@ from pathlib import Path
 
 import numpy as np
 
+from satdoku.errors import missing_library
+
 try:
     from ortools.sat.python import cp_model
 except ImportError as err:  # pragma: no cover - depends on the environment
-    _first = (str(err).splitlines() or [""])[0][:120]
-    _why = "is not installed" if isinstance(err, ModuleNotFoundError) else f"does not load ({_first})"
-    raise ImportError(f"OR-Tools {_why}: pip install 'ortools>=9.15.6755,<9.16' "
-                      f"(or 'satdoku[cpsat]')") from None
+    raise missing_library(err, "OR-Tools", "ortools>=9.15.6755,<9.16", "cpsat") from None
 
 from satdoku.fileio import atomic_write
 from satdoku.models.geometry import Geometry

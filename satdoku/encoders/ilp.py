@@ -15,15 +15,13 @@ from pathlib import Path
 
 import numpy as np
 
+from satdoku.errors import InputError, missing_library
+
 try:
     import pulp
 except ImportError as err:  # pragma: no cover - depends on the environment
-    _first = (str(err).splitlines() or [""])[0][:120]
-    _why = "is not installed" if isinstance(err, ModuleNotFoundError) else f"does not load ({_first})"
-    raise ImportError(f"PuLP {_why}: pip install 'pulp>=3.3.2,<3.4' "
-                      f"(or 'satdoku[ilp]')") from None
+    raise missing_library(err, "PuLP", "pulp>=3.3.2,<3.4", "ilp") from None
 
-from satdoku.errors import InputError
 from satdoku.fileio import atomic_write
 from satdoku.models.geometry import Geometry
 from satdoku.models.matrix import ExactCover, exact_cover
