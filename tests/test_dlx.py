@@ -21,7 +21,7 @@ from satdoku.models.matrix import exact_cover
 from satdoku.models.puzzle import Puzzle
 from satdoku.models.verify import is_complete_grid, is_solution
 
-from tests.conftest import PUZZLES
+from tests.conftest import GEOMETRY_PUZZLES, PUZZLES, bundled
 
 INKALA_START = (8, 1, 2, 7, 5, 3, 6, 4, 9)
 FIRST_ROW_6X6 = Puzzle(Geometry(2, 3), (1, 2, 3, 4, 5, 6) + (0,) * 30)
@@ -42,16 +42,13 @@ def test_inkala():
     assert result.stats["nodes"] > 0
 
 
-@pytest.mark.parametrize("name, box", [("example_4x4.txt", None), ("6x6_box2x3.txt", None),
-                                       ("8x8_box2x4.txt", None), ("8x8_box4x2.txt", Geometry(4, 2)),
-                                       ("euler96_grid01.txt", None), ("12x12_box3x4.txt", None),
-                                       ("16x16_box4x4.txt", None)])
+@pytest.mark.parametrize("name, box", GEOMETRY_PUZZLES)
 def test_bundled_puzzles_every_size(name, box):
-    for puzzle in read_puzzles(str(PUZZLES / name), box):
-        result = DlxBackend().solve(puzzle)
-        assert result.status is Status.SOLVED
-        assert is_solution(result.grid, puzzle)
-        assert DlxBackend().count(puzzle, limit=2) == 1
+    puzzle = bundled(name, box)
+    result = DlxBackend().solve(puzzle)
+    assert result.status is Status.SOLVED
+    assert is_solution(result.grid, puzzle)
+    assert DlxBackend().count(puzzle, limit=2) == 1
 
 
 def test_norvig_top95_all_verify(shared_puzzles):

@@ -14,7 +14,7 @@ from satdoku.models.formats import parse_puzzle, read_puzzles
 from satdoku.models.geometry import Geometry
 from satdoku.models.puzzle import Puzzle
 from satdoku.models.verify import is_solution
-from tests.conftest import PUZZLES
+from tests.conftest import GEOMETRY_PUZZLES, PUZZLES, bundled
 
 NINE = Geometry(3, 3)
 ALL9 = (1 << 9) - 1
@@ -109,15 +109,12 @@ def test_norvig_top95(shared_puzzles):
         assert result.solved and is_solution(result.grid, puzzle), puzzle.source
 
 
-@pytest.mark.parametrize("name, box", [("example_4x4.txt", None), ("6x6_box2x3.txt", None),
-                                       ("8x8_box2x4.txt", None), ("8x8_box4x2.txt", Geometry(4, 2)),
-                                       ("euler96_grid01.txt", None), ("12x12_box3x4.txt", None),
-                                       ("16x16_box4x4.txt", None)])
+@pytest.mark.parametrize("name, box", GEOMETRY_PUZZLES)
 def test_every_size(name, box):
-    for puzzle in read_puzzles(str(PUZZLES / name), box):
-        result = LogicBackend(explain=True).solve(puzzle)
-        assert result.solved and is_solution(result.grid, puzzle)
-        assert result.stats["explanation"]
+    puzzle = bundled(name, box)
+    result = LogicBackend(explain=True).solve(puzzle)
+    assert result.solved and is_solution(result.grid, puzzle)
+    assert result.stats["explanation"]
 
 
 def test_easy_puzzle_needs_no_guess():
