@@ -111,9 +111,10 @@ def relabel_table(mapping: list[int], n: int) -> np.ndarray:
     >>> relabel_table([1, 0], 2).tolist()
     [0, 2, 1, 3]
     """
+    masks = np.arange(1 << n, dtype=np.int64)
     table = np.zeros(1 << n, np.int64)
-    for mask in range(1 << n):
-        table[mask] = sum(1 << mapping[i] for i in range(n) if mask >> i & 1)
+    for digit, renamed in enumerate(mapping):
+        table |= (masks >> digit & 1) << renamed
     return table
 
 
@@ -121,7 +122,6 @@ def relabel_table(mapping: list[int], n: int) -> np.ndarray:
 class Plan:
     """How one split class is joined: its front and back shapes and the digit renaming between."""
 
-    weight: int
     front: BandShape
     back: BandShape
     back_to_front: tuple[int, ...]
@@ -131,27 +131,27 @@ def plans(c: int, classes: list[tuple[tuple[int, ...], int]]) -> list[Plan]:
     """A front/back split for every class, using as few distinct front shapes as greedily found."""
     n, front_size = 2 * c, c - c // 2
     options = []
-    for rows, weight in classes:
+    for rows, _ in classes:
         halves = [rows[2 * b] for b in range(c)]
         shaped = {}
         for chosen in combinations(range(c), front_size):
             shape, where = band_shape((halves[b] for b in chosen), n)
             shaped.setdefault(shape, (chosen, where))
-        options.append((halves, weight, shaped))
+        options.append((halves, shaped))
     used: set[BandShape] = set()
     pending = list(range(len(options)))
     while pending:
-        tally = Counter(shape for i in pending for shape in options[i][2])
+        tally = Counter(shape for i in pending for shape in options[i][1])
         best = max(tally, key=lambda shape: (tally[shape], shape.patterns))
         used.add(best)
-        pending = [i for i in pending if best not in options[i][2]]
+        pending = [i for i in pending if best not in options[i][1]]
     out = []
-    for halves, weight, shaped in options:
+    for halves, shaped in options:
         front = min((s for s in shaped if s in used), key=lambda s: s.patterns)
         chosen, front_where = shaped[front]
         back, back_where = band_shape((halves[b] for b in range(c) if b not in chosen), n)
         digit_of = {position: d for d, position in enumerate(back_where)}
-        out.append(Plan(weight, front, back,
+        out.append(Plan(front, back,
                         tuple(front_where[digit_of[i]] for i in range(n))))
     return out
 
@@ -183,7 +183,7 @@ def class_factorizations(c: int, progress: Progress | None = None) -> list[tuple
             progress("band shapes", done, shapes)
         back_sides[shape] = Side.colour(shape, c)
     out = []
-    for done, ((rows, _), plan) in enumerate(zip(classes, steps)):
+    for done, ((rows, weight), plan) in enumerate(zip(classes, steps)):
         if progress:
             progress("classes", done, len(steps))
         back = back_sides[plan.back]
@@ -192,7 +192,7 @@ def class_factorizations(c: int, progress: Progress | None = None) -> list[tuple
                                  front_keys, front_each, c, n)
         if abs(f - approx) > 1e-6 * max(approx, 1.0):
             raise OverflowError(f"2x{c}: a class's colouring count overflowed 64 bits")
-        out.append((rows, plan.weight, int(f)))
+        out.append((rows, weight, int(f)))
     if progress:
         progress("classes", len(steps), len(steps))
     return out
