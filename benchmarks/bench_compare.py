@@ -13,20 +13,16 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
+import harness  # first: puts the repo root on sys.path
+from satdoku.cli import main as satdoku_main
 
-from satdoku.cli import main as satdoku_main  # noqa: E402
-
-DEFAULT_FILE = REPO.parent / "shared" / "puzzles" / "norvig_top95.txt"
 DEFAULT_BACKENDS = "dlx,pysat,backtrack,logic"
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--file", default=str(DEFAULT_FILE), help="puzzle file (default norvig_top95)")
+    harness.add_puzzle_options(parser, "norvig_top95.txt", limit_help=None)
     parser.add_argument("--backends", default=DEFAULT_BACKENDS, help=f"default {DEFAULT_BACKENDS}")
     parser.add_argument("--time-limit", default="60", help="seconds per puzzle and backend (default 60)")
     parser.add_argument("--plot", help="also write a chart of the time per puzzle")

@@ -21,19 +21,15 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
-
-from satdoku.backends.base import Result, Status, timed  # noqa: E402
-from satdoku.backends.cpsat import CpsatBackend, make_solver, run_model  # noqa: E402
-from satdoku.backends.registry import get_backend  # noqa: E402
-from satdoku.encoders.cpsat import cp_model, encode, encode_matrix, given_literals  # noqa: E402
-from satdoku.models.formats import read_puzzles  # noqa: E402
-from satdoku.models.geometry import Geometry  # noqa: E402
-from satdoku.models.puzzle import Puzzle  # noqa: E402
-from satdoku.models.verify import is_solution  # noqa: E402
-
-DEFAULT_FILE = REPO.parent / "shared" / "puzzles" / "magictour_top1465.txt"
+import harness  # first: puts the repo root on sys.path
+from satdoku.backends.base import Result, Status, timed
+from satdoku.backends.cpsat import CpsatBackend, make_solver, run_model
+from satdoku.backends.registry import get_backend
+from satdoku.encoders.cpsat import cp_model, encode, encode_matrix, given_literals
+from satdoku.models.formats import read_puzzles
+from satdoku.models.geometry import Geometry
+from satdoku.models.puzzle import Puzzle
+from satdoku.models.verify import is_solution
 
 
 def cpsat_assumptions(puzzles: list[Puzzle], workers: int) -> list[Result]:
@@ -107,8 +103,7 @@ def table(rows: list[tuple[str, int, float]], base: str) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--file", default=str(DEFAULT_FILE), help="puzzle file (default magictour top1465)")
-    parser.add_argument("--limit", type=int, default=None, help="first N puzzles for every peer")
+    harness.add_puzzle_options(parser, "magictour_top1465.txt", limit_help="first N puzzles for every peer")
     parser.add_argument("--ilp-limit", type=int, default=None, help="first N puzzles for CBC and HiGHS only")
     parser.add_argument("--workers", type=int, default=1, help="CP-SAT workers (default 1)")
     parser.add_argument("--peers", nargs="*", default=None, help="only these peers (labels as in the table)")

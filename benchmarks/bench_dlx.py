@@ -23,18 +23,15 @@ import sys
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
+import harness  # first: puts the repo root on sys.path
+from satdoku.backends.dlx import DlxBackend
+from satdoku.models.formats import read_puzzles
+from satdoku.models.geometry import Geometry
+from satdoku.models.matrix import exact_cover
+from satdoku.models.puzzle import Grid, Puzzle
+from satdoku.models.verify import is_solution
 
-from satdoku.backends.dlx import DlxBackend  # noqa: E402
-from satdoku.exact_cover_search import reduced_covers  # noqa: E402
-from satdoku.models.formats import read_puzzles  # noqa: E402
-from satdoku.models.geometry import Geometry  # noqa: E402
-from satdoku.models.matrix import exact_cover  # noqa: E402
-from satdoku.models.puzzle import Grid, Puzzle  # noqa: E402
-from satdoku.models.verify import is_solution  # noqa: E402
-
-DEFAULT_FILE = REPO.parent / "shared" / "puzzles" / "magictour_top1465.txt"
+from tests.reference.algorithm_x import reduced_covers
 
 
 def ours(puzzle: Puzzle, backend: DlxBackend = DlxBackend()) -> tuple[Grid, float, float]:
@@ -64,6 +61,14 @@ def option_rows(geometry: Geometry) -> list[list[int]]:
     return rows
 
 
+def grid_of(options: list[int], n: int) -> Grid:
+    """The grid of a peer's cover, its options numbered (r * n + c) * n + d."""
+    cells = [0] * (n * n)
+    for option in options:
+        cells[option // n] = option % n + 1
+    return tuple(cells)
+
+
 def pypi_dlx(puzzle: Puzzle) -> tuple[Grid, float, float]:
     from dlx import DLX
     n = puzzle.n
@@ -76,11 +81,7 @@ def pypi_dlx(puzzle: Puzzle) -> tuple[Grid, float, float]:
         solver.useRow(ids[(r * n + c) * n + d])
     rows = next(solver.solve())
     end = time.perf_counter()
-    cells = [0] * (n * n)
-    for row in rows:
-        option = solver.N[row]
-        cells[option // n] = option % n + 1
-    return tuple(cells), end - built, end - start
+    return grid_of([solver.N[row] for row in rows], n), end - built, end - start
 
 
 def exact_cover_matrix(puzzle: Puzzle):
@@ -102,10 +103,7 @@ def pypi_exact_cover(puzzle: Puzzle) -> tuple[Grid, float, float]:
     built = time.perf_counter()
     cover = ec.get_exact_cover(matrix)
     end = time.perf_counter()
-    cells = [0] * (n * n)
-    for option in cover.tolist():
-        cells[option // n] = option % n + 1
-    return tuple(cells), end - built, end - start
+    return grid_of(cover.tolist(), n), end - built, end - start
 
 
 def installed(module: str) -> str | None:
@@ -172,8 +170,7 @@ def counting() -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--file", default=str(DEFAULT_FILE), help="puzzle file (default magictour_top1465)")
-    parser.add_argument("--limit", type=int, default=None, help="only the first N puzzles")
+    harness.add_puzzle_options(parser, "magictour_top1465.txt")
     parser.add_argument("--chunk", type=int, default=25, help="puzzles per solver turn (default 25)")
     args = parser.parse_args()
     puzzles = read_puzzles(args.file)[:args.limit]

@@ -14,20 +14,16 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from collections.abc import Callable, Iterable
-from pathlib import Path
+from collections.abc import Callable
 
+import harness  # first: puts the repo root on sys.path
 from pysat.solvers import Solver
-
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
-
-from satdoku.backends.pysat import PysatBackend  # noqa: E402
-from satdoku.encoders.cnf import encode  # noqa: E402
-from satdoku.models.geometry import Geometry  # noqa: E402
-from satdoku.models.matrix import exact_cover  # noqa: E402
-from satdoku.models.puzzle import Grid, Puzzle  # noqa: E402
-from satdoku.models.verify import is_solution  # noqa: E402
+from satdoku.backends.pysat import PysatBackend
+from satdoku.encoders.cnf import encode
+from satdoku.models.geometry import Geometry
+from satdoku.models.matrix import exact_cover
+from satdoku.models.puzzle import Grid, Puzzle
+from satdoku.models.verify import is_solution
 
 CASES = [("empty 4x4", Puzzle.empty(Geometry(2, 2)), 288),
          ("6x6, first row fixed", Puzzle(Geometry(2, 3), (1, 2, 3, 4, 5, 6) + (0,) * 30), 39168)]
@@ -86,15 +82,6 @@ def cpsat_backend() -> Callable[[Puzzle], list[Grid]] | None:
     return lambda puzzle: list(backend.solutions(puzzle))
 
 
-def measure(run: Callable[[Puzzle], Iterable[Grid]], puzzle: Puzzle, repeat: int) -> tuple[float, list[Grid]]:
-    best, grids = float("inf"), []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        grids = list(run(puzzle))
-        best = min(best, time.perf_counter() - start)
-    return best, grids
-
-
 def check(grids: list[Grid], puzzle: Puzzle, expected: int, label: str) -> float:
     start = time.perf_counter()
     if len(grids) != expected or len(set(grids)) != expected:
@@ -108,7 +95,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--engines", nargs="+", default=["cadical195", "cadical153", "minisat22", "glucose4"])
     parser.add_argument("--amo", nargs="+", default=["pairwise", "seqcounter"], help="at-most-one kinds for ours")
-    parser.add_argument("--repeat", type=int, default=1, help="best of N runs")
+    harness.add_repeat_option(parser)
     args = parser.parse_args(argv)
     peers: list[tuple[str, Callable]] = []
     for amo in args.amo:
@@ -123,17 +110,13 @@ def main(argv: list[str] | None = None) -> int:
     for case, puzzle, expected in CASES:
         reference = None
         for label, run in peers:
-            seconds, grids = measure(run, puzzle, args.repeat)
+            seconds, grids = harness.best_of(args.repeat, lambda: list(run(puzzle)))
             verify_seconds = check(grids, puzzle, expected, label)
             rate = expected / seconds
             reference = reference or rate
             rows.append((case, label, f"{expected:,}", f"{seconds:.3f}", f"{rate:,.0f}",
                          f"{rate / reference:.2f}x", f"{verify_seconds:.3f}"))
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    for k, row in enumerate(rows):
-        print("  ".join(c.ljust(w) if i < 2 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))))
-        if k == 0:
-            print("  ".join("-" * w for w in widths))
+    harness.print_table(rows, left=2)
     print("\ntargets: " + "; ".join(f"{case} <= {t * 1000:g} ms" for case, t in TARGETS.items())
           + ". 'vs ours': models/s over the first row of the case; verify s is not in seconds.")
     return 0

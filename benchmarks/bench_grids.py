@@ -7,7 +7,7 @@ satdoku counts two-row boxes by split classes met in the middle (satdoku.countin
 and 3x3 by the bands' column profiles in 44 classes (satdoku.counting.three_band), numba kernels.
 The peer is the plain memoised method (peel one perfect matching at a time, remember F per
 canonical form at every degree), run side by side on the same machine for the ratio. The band DP
-over digit types (satdoku.counting.two_row_dp, an independent method) is timed too for 2 x c, c <= 4,
+over digit types (tests/reference/two_row_dp.py, an independent method) is timed too for 2 x c, c <= 4,
 and its cost for 2x5 is projected from a timed sample of its first expensive step (bands 1 -> 2).
 The known values are used only to check the computed counts.
 """
@@ -17,15 +17,15 @@ import argparse
 import sys
 import time
 from math import comb
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import harness  # noqa: F401  (first: puts the repo root on sys.path)
+from satdoku.counting import count_grids, is_supported
+from satdoku.counting.bipartite import canonical_form, cycle_count, perfect_matchings
+from satdoku.counting.colouring_kernels import COMPILED
+from satdoku.counting.two_row import split_classes
+from satdoku.models.geometry import Geometry
 
-from satdoku.counting import count_grids, is_supported  # noqa: E402
-from satdoku.counting.bipartite import canonical_form, cycle_count, perfect_matchings  # noqa: E402
-from satdoku.counting.colouring_kernels import COMPILED  # noqa: E402
-from satdoku.counting.two_row import split_classes  # noqa: E402
-from satdoku.counting.two_row_dp import (  # noqa: E402
+from tests.reference.two_row_dp import (
     Canon,
     colourings,
     count_two_row_grids_dp,
@@ -33,7 +33,6 @@ from satdoku.counting.two_row_dp import (  # noqa: E402
     successors,
     transition_pairs,
 )
-from satdoku.models.geometry import Geometry  # noqa: E402
 
 KNOWN = {(2, 2): 288, (2, 3): 28_200_960, (2, 4): 29_136_487_207_403_520,
          (2, 5): 1_903_816_047_972_624_930_994_913_280_000, (3, 3): 6_670_903_752_021_072_936_960}

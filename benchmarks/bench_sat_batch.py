@@ -14,20 +14,16 @@ import sys
 import time
 from pathlib import Path
 
+import harness  # first: puts the repo root on sys.path
 from pysat.solvers import Solver
+from satdoku.backends.base import Result, Status
+from satdoku.backends.pysat import PysatBackend
+from satdoku.encoders.cnf import encode
+from satdoku.models.formats import read_puzzles
+from satdoku.models.puzzle import Puzzle
+from satdoku.models.verify import is_solution
+from satdoku.parallel import solve_in_processes
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
-
-from satdoku.backends.base import Result, Status  # noqa: E402
-from satdoku.backends.pysat import PysatBackend  # noqa: E402
-from satdoku.encoders.cnf import encode  # noqa: E402
-from satdoku.models.formats import read_puzzles  # noqa: E402
-from satdoku.models.puzzle import Puzzle  # noqa: E402
-from satdoku.models.verify import is_solution  # noqa: E402
-from satdoku.parallel import solve_in_processes  # noqa: E402
-
-DEFAULT_FILE = REPO.parent / "shared" / "puzzles" / "magictour_top1465.txt"
 DEFAULT_ENGINES = ("cadical195", "cadical153", "cadical300", "glucose4", "glucose3", "minisat22", "minicard", "maplechrono")
 
 
@@ -55,12 +51,7 @@ def reused(puzzles: list[Puzzle], engine: str) -> list[Result]:
 
 def timed_run(label: str, run, puzzles: list[Puzzle], repeat: int) -> tuple[str, float, list[Result]]:
     """Best wall time of `repeat` runs, and the results of the last one."""
-    best = float("inf")
-    results: list[Result] = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        results = run(puzzles)
-        best = min(best, time.perf_counter() - start)
+    best, results = harness.best_of(repeat, lambda: run(puzzles))
     return label, best, results
 
 
@@ -76,12 +67,11 @@ def verify(puzzles: list[Puzzle], results: list[Result], label: str) -> float:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--file", default=str(DEFAULT_FILE), help="puzzle file (default magictour top1465)")
-    parser.add_argument("--limit", type=int, default=None, help="first N puzzles only")
+    harness.add_puzzle_options(parser, "magictour_top1465.txt")
     parser.add_argument("--engines", nargs="+", default=list(DEFAULT_ENGINES), help="PySAT engines to reuse")
     parser.add_argument("--fresh-engine", default="cadical195", help="engine of the fresh-CNF loop")
     parser.add_argument("--jobs", type=int, default=2, help="also run the default backend in N processes (0: skip)")
-    parser.add_argument("--repeat", type=int, default=1, help="best of N runs for the reused solvers")
+    harness.add_repeat_option(parser, "best of N runs for the reused solvers")
     args = parser.parse_args(argv)
     puzzles = read_puzzles(args.file)[:args.limit]
     print(f"{Path(args.file).name}: {len(puzzles)} puzzles; one process unless stated\n")
@@ -101,11 +91,7 @@ def main(argv: list[str] | None = None) -> int:
         checked = verify(puzzles, results, label)
         rate = len(puzzles) / seconds
         rows.append((label, str(len(puzzles)), f"{seconds:.3f}", f"{rate:,.0f}", f"{rate / base:.1f}x", f"{checked:.3f}"))
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    for k, row in enumerate(rows):
-        print("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))))
-        if k == 0:
-            print("  ".join("-" * w for w in widths))
+    harness.print_table(rows)
     print("\nratio: puzzles/s over the fresh-CNF loop's; verify s: independent verifier on every grid "
           "(not in seconds)")
     return 0

@@ -14,7 +14,6 @@ from satdoku.backends.dlx import DlxBackend, cover_tables, fewest, fewest_counte
 from satdoku.backends.registry import get_backend
 from satdoku.cli import main
 from satdoku.errors import BackendUnavailable, TimeLimitReached
-from satdoku.exact_cover_search import reduced_covers
 from satdoku.models.formats import parse_puzzle, read_puzzles
 from satdoku.models.geometry import Geometry
 from satdoku.models.matrix import exact_cover
@@ -22,6 +21,7 @@ from satdoku.models.puzzle import Puzzle
 from satdoku.models.verify import is_complete_grid, is_solution
 
 from tests.conftest import GEOMETRY_PUZZLES, PUZZLES, bundled
+from tests.reference.algorithm_x import reduced_covers
 
 INKALA_START = (8, 1, 2, 7, 5, 3, 6, 4, 9)
 FIRST_ROW_6X6 = Puzzle(Geometry(2, 3), (1, 2, 3, 4, 5, 6) + (0,) * 30)

@@ -21,7 +21,10 @@ from satdoku.counting.bipartite import (
     perfect_matchings,
 )
 from satdoku.counting.two_row import split_classes
-from satdoku.counting.two_row_dp import (
+from satdoku.models.geometry import Geometry
+from satdoku.models.puzzle import Puzzle
+from satdoku.models.verify import is_complete_grid, is_solution
+from tests.reference.two_row_dp import (
     Canon,
     colourings,
     complement,
@@ -34,9 +37,6 @@ from satdoku.counting.two_row_dp import (
     partitions,
     partners,
 )
-from satdoku.models.geometry import Geometry
-from satdoku.models.puzzle import Puzzle
-from satdoku.models.verify import is_complete_grid, is_solution
 from tests.test_count import other_backends
 
 KNOWN = {(2, 2): 288, (2, 3): 28_200_960, (2, 4): 29_136_487_207_403_520}
@@ -173,7 +173,7 @@ def test_bad_or_unsupported_shapes_are_one_line(shape: str, message: str) -> Non
     assert "Traceback" not in done.stderr
 
 
-# --- the band DP over digit types (satdoku.counting.two_row_dp): an independent second method ---
+# --- the band DP over digit types (tests/reference/two_row_dp.py): an independent second method ---
 
 
 @pytest.mark.parametrize("c", [1, 2, 3])

@@ -16,12 +16,14 @@ from dataclasses import dataclass
 
 from satdoku.counting.colouring_kernels import COMPILED
 from satdoku.counting.three_band import count_three_band_grids
-from satdoku.counting.two_row import Progress
 from satdoku.counting.two_row_split import count_two_row_grids_split
 from satdoku.errors import BackendUnavailable, InputError
 from satdoku.models.geometry import Geometry
 
-Counter = Callable[[int, "Progress | None"], tuple[int, int]]
+# progress(stage, done, total), called as a count runs; the counters import it for their annotations
+# only (under TYPE_CHECKING), since this module imports them
+Progress = Callable[[str, int, int], None]
+Counter = Callable[[int, Progress | None], tuple[int, int]]
 
 
 @dataclass(frozen=True)

@@ -18,11 +18,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from itertools import combinations, permutations, product
 from math import factorial, prod
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from satdoku.counting import colouring_kernels as kernels
-from satdoku.counting.two_row import Progress
+
+if TYPE_CHECKING:
+    from satdoku.counting.grids import Progress   # annotations only: grids imports this module
 
 Cell = tuple[int, ...]
 

@@ -1,4 +1,4 @@
-"""Complete grids with two-row boxes (2 x c, side n = 2c), counted exactly by symmetry.
+"""The band-split classes that the count of grids with two-row boxes (2 x c, side n = 2c) sums over.
 
 The grid has c bands of two rows and two stacks of c columns. In band b the two rows of the box in
 stack 1 hold a half-set S_b of the digits and its complement; stack 2 then holds the complement in
@@ -12,16 +12,19 @@ two sets swapped), so
 G(S) only depends on the multiset of splits {S_b, complement} up to relabelling digits, so the sum
 runs over a few classes (26 for 2x4), each met with the number of tuples (S_1..S_c) it stands for,
 built band by band: a class and a new split give a class whose weight grows by the old weight.
+satdoku.counting.two_row_split computes F(G) for every class; tests/reference/two_row_class_sum.py
+sums the same classes with the memoised F of satdoku.counting.bipartite, as a cross-check.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
 from itertools import combinations
 from math import comb
+from typing import TYPE_CHECKING
 
-from satdoku.counting.bipartite import Factorizations, Rows, canonical_form
+from satdoku.counting.bipartite import Rows, canonical_form
 
-Progress = Callable[[str, int, int], None]
+if TYPE_CHECKING:
+    from satdoku.counting.grids import Progress   # annotations only: grids imports this module
 
 
 def splits(c: int) -> list[int]:
@@ -58,21 +61,3 @@ def split_classes(c: int, progress: Progress | None = None) -> list[tuple[Rows, 
         level = following
     return [(rows, weight) for rows, weight in level.values()]
 
-
-def count_two_row_grids(c: int, progress: Progress | None = None) -> tuple[int, int]:
-    """The number of complete grids with 2 x c boxes, and the number of classes summed over.
-
-    >>> count_two_row_grids(2)
-    (288, 2)
-    """
-    classes = split_classes(c, progress)
-    assert sum(weight for _, weight in classes) == comb(2 * c, c) ** c
-    factorizations = Factorizations()
-    total = 0
-    for done, (rows, weight) in enumerate(classes):
-        if progress:
-            progress("stacks", done, len(classes))
-        total += weight * factorizations(rows, 2 * c) ** 2
-    if progress:
-        progress("stacks", len(classes), len(classes))
-    return total, len(classes)

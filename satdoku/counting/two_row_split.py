@@ -19,11 +19,15 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import combinations, permutations, product
 from math import comb
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from satdoku.counting import colouring_kernels as kernels
-from satdoku.counting.two_row import Progress, split_classes
+from satdoku.counting.two_row import split_classes
+
+if TYPE_CHECKING:
+    from satdoku.counting.grids import Progress   # annotations only: grids imports this module
 
 MAX_C = 5          # c columns of 2c bits must fit a packed int64 key
 

@@ -1,4 +1,4 @@
-"""Complete grids with 2 x c boxes, counted by a band DP over digit types (the colour-set method).
+"""Reference: grids with 2 x c boxes counted by a band DP over digit types (the colour-set method).
 
 Boxes 2 x c: n = 2c digits, c bands of two rows, two stacks of c columns. Write P_t[x, b] for the
 column within stack t ("colour") of digit x in band b. Each digit takes every colour once per stack
@@ -17,20 +17,21 @@ V is reaching the complement of V from the start, so
 
     grids = sum over orbits O at level m of F_m(O) * F_{c-m}(complement O) / |complement O|.
 
-Exact for every c, and independent of satdoku.counting.two_row (which sums F(G)^2 over band-split
-classes): the tests and benchmarks/bench_grids.py check one against the other for c <= 4. It does
+Exact for every c, and independent of the package's count (satdoku.counting.two_row_split, which
+sums F(G)^2 over band-split classes): tests/test_grids.py and benchmarks/bench_grids.py check one
+against the other for c <= 4; it ships in neither the package nor the `grids` command. It does
 not make 2x5 feasible: from the 7 one-band orbits, bands 1 -> 2 alone walk 1.3e9 labelled band
 pairs (about half an hour here), and bands 2 -> 3 tens of thousands of orbits with ~8e5 pairs each.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
 from itertools import permutations
 from math import factorial
 
+from satdoku.counting.grids import Progress
+
 Type = int                    # (U1 << c) | U2
 State = tuple[Type, ...]      # sorted, one type per digit
-Progress = Callable[[str, int, int], None]
 
 
 def perm_tables(c: int) -> list[list[int]]:

@@ -1,8 +1,8 @@
-"""A tiny generic Algorithm X (Assaf's dicts of sets with select/deselect), over a ReducedCover.
+"""Reference: a tiny generic Algorithm X (Assaf's dicts of sets with select/deselect), over a ReducedCover.
 
-Kept as the reference implementation: it is short enough to check by eye, works on any exact-cover
-problem, and the tests and benchmarks compare the bit-sliced solver of `satdoku.backends.dlx`
-against it.
+Not part of the package: it is short enough to check by eye, works on any exact-cover problem, and
+tests/test_dlx.py and benchmarks/bench_dlx.py compare the bit-sliced solver of
+`satdoku.backends.dlx` against it.
 """
 from __future__ import annotations
 
