@@ -1,11 +1,19 @@
-"""The project's exceptions; each maps to one CLI exit code and a one-line message."""
+"""The project's exceptions and exit codes; each exception maps to one exit code and a one-line message."""
 from __future__ import annotations
+
+# the exit codes of every command (README: "exit code" table)
+EXIT_OK = 0            # solved (every puzzle) / counted / unique
+EXIT_NO_SOLUTION = 1   # some puzzle has no solution (check: none or several)
+EXIT_BAD_INPUT = 2     # bad input or usage
+EXIT_TIME_LIMIT = 3    # a time limit ran out
+EXIT_SOLVER = 4        # a solver misbehaved, or backends disagree
+EXIT_INTERRUPTED = 130  # Ctrl-C
 
 
 class SatdokuError(Exception):
     """Base of every error satdoku raises on purpose; the CLI prints it as one line."""
 
-    exit_code = 2
+    exit_code = EXIT_BAD_INPUT
 
 
 class InputError(SatdokuError, ValueError):
@@ -17,15 +25,29 @@ class BackendUnavailable(SatdokuError):
 
 
 class TimeLimitReached(SatdokuError):
-    """A time limit ran out before an answer (exit 3)."""
+    """A time limit ran out before an answer (exit 3); `found` is how many solutions came first.
 
-    exit_code = 3
+    >>> err = TimeLimitReached("time limit of 2 s reached").after(5)
+    >>> err.found, str(err)
+    (5, 'time limit of 2 s reached')
+    """
+
+    exit_code = EXIT_TIME_LIMIT
+
+    def __init__(self, message: str = "time limit reached", found: int = 0) -> None:
+        super().__init__(message)
+        self.found = found
+
+    def after(self, found: int) -> "TimeLimitReached":
+        """This error, saying that `found` solutions came before the time ran out."""
+        self.found = max(self.found, found)
+        return self
 
 
 class SolverError(SatdokuError):
     """A solver misbehaved: crashed, printed nonsense, or returned a wrong grid (exit 4)."""
 
-    exit_code = 4
+    exit_code = EXIT_SOLVER
 
 
 def first_line(text: object, width: int = 160) -> str:

@@ -9,9 +9,9 @@ import pytest
 
 from satdoku.backends.registry import get_backend
 from satdoku.cli import main
-from satdoku.commands.check import first_two, verdict
 from satdoku.models.formats import parse_puzzle
 from satdoku.models.verify import is_solution
+from satdoku.verified import uniqueness, verdict
 from tests.test_count import NO_SOLUTION_4X4, other_backends
 
 INKALA = ("8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..")
@@ -24,8 +24,9 @@ CASES = [(NO_SOLUTION_LINE, "none"), ("1000000200400300", "unique"), (INKALA, "u
 def test_verdict_agrees_between_backends(text: str, expected: str) -> None:
     puzzle = parse_puzzle(text)
     for name in ["pysat"] + other_backends():
-        grids = first_two(get_backend(name), puzzle)
-        assert verdict(grids) == expected, name
+        found = uniqueness(get_backend(name), puzzle)
+        grids = found.grids
+        assert verdict(found) == expected, name
         assert all(is_solution(g, puzzle) for g in grids), name
         assert len(set(grids)) == len(grids)
 

@@ -7,9 +7,12 @@ import sys
 
 import pytest
 
+from satdoku.backends.base import Backend, Result, Status
 from satdoku.cli import main
+from satdoku.deadline import Deadline
 from satdoku.models.formats import parse_puzzle, read_puzzles
 from satdoku.models.geometry import Geometry
+from satdoku.models.puzzle import Puzzle
 from satdoku.models.verify import is_solution
 from tests.conftest import GEOMETRY_PUZZLES, PUZZLES, REPO
 
@@ -135,39 +138,44 @@ def test_backends_lists_pysat_installed(capsys) -> None:
     assert " yes " in pysat_line
 
 
-class _SlowBackend:
+class _SlowBackend(Backend):
     """A stand-in backend that always runs out of time, to test the CLI's handling of it."""
 
-    name = "slow"
-    settings: dict = {}
+    family = "slow"
 
-    def solve_many(self, puzzles, time_limit=None):
-        from satdoku.backends.base import Result, Status
-        for _ in puzzles:
-            yield Result(Status.UNKNOWN, None, self.name, time_limit or 0.0)
+    def solve_within(self, puzzle: Puzzle, deadline: Deadline) -> Result:
+        raise deadline.reached()
 
 
 def test_time_limit_exits_3(monkeypatch, capsys) -> None:
-    import satdoku.commands.solve as solve_command
-    monkeypatch.setattr(solve_command, "get_backend", lambda name, **options: _SlowBackend())
+    import satdoku.commands.common as common
+    monkeypatch.setattr(common, "get_backend", lambda name, **options: _SlowBackend())
     assert main(["solve", str(PUZZLES / "inkala.txt"), "--time-limit", "0.5"]) == 3
     captured = capsys.readouterr()
     assert captured.out.strip() == "unknown (time limit 0.5 s reached)"
     assert captured.err.strip() == "satdoku: inkala.txt lines 2-10: time limit of 0.5 s reached"
 
 
+def test_time_limit_in_json_also_says_so_on_stderr(monkeypatch, capsys) -> None:
+    import satdoku.commands.common as common
+    monkeypatch.setattr(common, "get_backend", lambda name, **options: _SlowBackend())
+    assert main(["solve", str(PUZZLES / "inkala.txt"), "--time-limit", "0.5", "-f", "json"]) == 3
+    captured = capsys.readouterr()
+    record = json.loads(captured.out)
+    assert record["status"] == "unknown" and record["time_limit_reached"] == 0.5
+    assert captured.err.strip() == "satdoku: inkala.txt lines 2-10: time limit of 0.5 s reached"
+
+
 def test_wrong_grid_from_a_backend_is_caught(monkeypatch, capsys) -> None:
-    import satdoku.commands.solve as solve_command
-    from satdoku.backends.base import Result, Status
+    import satdoku.commands.common as common
 
-    class Liar(_SlowBackend):
-        name = "liar"
+    class Liar(Backend):
+        family = "liar"
 
-        def solve_many(self, puzzles, time_limit=None):
-            for p in puzzles:
-                yield Result(Status.SOLVED, tuple(1 for _ in p.cells), "liar", 0.0)
+        def solve_within(self, puzzle: Puzzle, deadline: Deadline) -> Result:
+            return Result(Status.SOLVED, tuple(1 for _ in puzzle.cells))
 
-    monkeypatch.setattr(solve_command, "get_backend", lambda name, **options: Liar())
+    monkeypatch.setattr(common, "get_backend", lambda name, **options: Liar())
     assert main(["solve", str(PUZZLES / "example_4x4.txt")]) == 4
     err = capsys.readouterr().err
     assert "backend liar returned a wrong grid" in err and err.count("\n") == 1

@@ -6,17 +6,23 @@ import io
 import json
 import subprocess
 import sys
+from collections.abc import Iterator
 
 import pytest
 
 import satdoku.commands.compare as compare
+import satdoku.comparison as comparison
 from satdoku.backends.base import Backend, Result, Status
+from satdoku.deadline import Deadline
+from satdoku.models.puzzle import Grid
 from satdoku.backends.dlx import DlxBackend
 from satdoku.backends.registry import get_backend
 from satdoku.cli import main
 from satdoku.models.formats import read_puzzles
 from satdoku.models.puzzle import Puzzle
 from satdoku.models.verify import is_solution
+from satdoku.models.geometry import parse_box
+from satdoku.errors import TimeLimitReached
 from tests.conftest import PUZZLES, REPO
 
 FOUR_BACKENDS = "dlx,pysat,backtrack,logic"
@@ -42,11 +48,8 @@ class Liar(Backend):
 
     family = "liar"
 
-    def solve(self, puzzle: Puzzle, time_limit: float | None = None) -> Result:
-        return Result(Status.NO_SOLUTION, None, self.name)
-
-    def count(self, puzzle: Puzzle, limit: int | None = None) -> int:
-        return 0
+    def solutions_within(self, puzzle: Puzzle, deadline: Deadline) -> Iterator[Grid]:
+        return iter(())
 
 
 class Scribbler(Backend):
@@ -54,8 +57,8 @@ class Scribbler(Backend):
 
     family = "scribbler"
 
-    def solve(self, puzzle: Puzzle, time_limit: float | None = None) -> Result:
-        return Result(Status.SOLVED, (1,) * puzzle.geometry.n_cells, self.name)
+    def solve_within(self, puzzle: Puzzle, deadline: Deadline) -> Result:
+        return Result(Status.SOLVED, (1,) * puzzle.geometry.n_cells)
 
 
 class Sleeper(Backend):
@@ -63,14 +66,25 @@ class Sleeper(Backend):
 
     family = "sleeper"
 
-    def solve(self, puzzle: Puzzle, time_limit: float | None = None) -> Result:
-        return Result(Status.UNKNOWN, None, self.name)
+    def solutions_within(self, puzzle: Puzzle, deadline: Deadline) -> Iterator[Grid]:
+        raise deadline.reached()
+
+
+class Minimal(Backend):
+    """A family that writes nothing but `solutions_within` (by brute force over backtracking):
+    solve, count, limits and time limits all come from the base."""
+
+    family = "minimal"
+
+    def solutions_within(self, puzzle: Puzzle, deadline: Deadline) -> Iterator[Grid]:
+        from satdoku.backends.backtrack import fill
+        return fill(puzzle, deadline)
 
 
 @pytest.fixture
 def fakes(monkeypatch):
     """Make the fake backends reachable by name from compare."""
-    extra = {"liar": Liar, "scribbler": Scribbler, "sleeper": Sleeper}
+    extra = {"liar": Liar, "scribbler": Scribbler, "sleeper": Sleeper, "minimal": Minimal}
 
     def lookup(name=None, **options):
         return extra[name]() if name in extra else get_backend(name, **options)
@@ -213,20 +227,20 @@ def test_judge_majority_and_ties():
     puzzle = read_puzzles(str(PUZZLES / "inkala.txt"))[0]
     grid = DlxBackend().solve(puzzle).grid
     assert is_solution(grid, puzzle)
-    answers = {"a": compare.Answer(Status.SOLVED, 0.1, grid), "b": compare.Answer(Status.SOLVED, 0.1, grid),
-               "c": compare.Answer(Status.NO_SOLUTION, 0.1), "d": compare.Answer(Status.UNKNOWN, 0.1)}
-    record = compare.PuzzleRecord(puzzle, answers)
-    compare.judge(record, counting=False)
+    answers = {"a": comparison.Answer(Status.SOLVED, 0.1, grid), "b": comparison.Answer(Status.SOLVED, 0.1, grid),
+               "c": comparison.Answer(Status.NO_SOLUTION, 0.1), "d": comparison.Answer(Status.UNKNOWN, 0.1)}
+    record = comparison.PuzzleRecord(puzzle, answers)
+    comparison.judge(record, counting=False)
     assert record.disagreeing == ["c"] and "inkala.txt" in record.message
-    tie = compare.PuzzleRecord(puzzle, {"a": compare.Answer(Status.SOLVED, 0.1, count=2),
-                                        "b": compare.Answer(Status.SOLVED, 0.1, count=3)})
-    compare.judge(tie, counting=True)
+    tie = comparison.PuzzleRecord(puzzle, {"a": comparison.Answer(Status.SOLVED, 0.1, count=2),
+                                        "b": comparison.Answer(Status.SOLVED, 0.1, count=3)})
+    comparison.judge(tie, counting=True)
     assert tie.disagreeing == ["a", "b"] and "counts differ" in tie.message
 
 
 def test_percentile_and_summary_figures():
-    assert compare.percentile([5.0], 90) == 5.0
-    assert compare.percentile([float(x) for x in range(1, 11)], 90) == pytest.approx(9.1)
+    assert comparison.percentile([5.0], 90) == 5.0
+    assert comparison.percentile([float(x) for x in range(1, 11)], 90) == pytest.approx(9.1)
 
 
 def test_count_time_limit_applies_between_solutions_of_generic_backends(capsys, tmp_path):
@@ -237,3 +251,31 @@ def test_count_time_limit_applies_between_solutions_of_generic_backends(capsys, 
     document = json.loads(out)
     assert code == 3
     assert {r["status"] for r in document["puzzles"][0]["results"].values()} == {"unknown"}
+
+
+def test_every_family_counts_with_limits_through_one_path(capsys, fakes, several_file):
+    """The issue's bar: --count --limit 5 --time-limit 1 on dlx, pysat, logic, backtrack and a family
+    that writes only `solutions_within`; all agree, the 4x4 with many solutions stops at 5."""
+    code, out, err = run_cli(capsys, str(several_file), "--backends", "dlx,pysat,logic,backtrack,minimal",
+                             "--count", "--limit", "5", "--time-limit", "1", "--format", "json")
+    document = json.loads(out)
+    assert code == 0, err
+    counts = [{name: r["count"] for name, r in p["results"].items()} for p in document["puzzles"]]
+    assert [set(c.values()) for c in counts] == [{1}, {5}, {0}]
+    assert set(counts[0]) == {"dlx", "pysat:cadical195", "logic", "backtrack", "minimal"}
+
+
+def test_minimal_family_gets_solve_count_and_time_limits_from_the_base():
+    puzzle = read_puzzles(str(PUZZLES / "example_4x4.txt"))[0]
+    minimal = Minimal()
+    result = minimal.solve(puzzle)
+    assert result.solved and is_solution(result.grid, puzzle) and result.backend == "minimal"
+    empty = Puzzle.empty(puzzle.geometry)
+    assert minimal.count(empty) == 288 and minimal.count(empty, limit=7) == 7
+    assert len(list(minimal.solutions(empty, limit=3))) == 3
+    big = Puzzle.empty(parse_box("3x3"))
+    assert minimal.solve(big, time_limit=1e-6).status in (Status.UNKNOWN, Status.SOLVED)
+    import satdoku.backends.backtrack as backtrack_module
+    with pytest.raises(TimeLimitReached) as stopped:
+        minimal.count(big, time_limit=0.2)
+    assert stopped.value.found > 0  # the count so far travels with the error

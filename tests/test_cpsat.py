@@ -27,15 +27,21 @@ from satdoku.models.verify import is_solution  # noqa: E402
 from tests.conftest import GEOMETRY_PUZZLES, PUZZLES, REPO, bundled, six_by_six_with_19_solutions  # noqa: E402
 
 
+def solve_fresh(puzzle: Puzzle):
+    """Status and grid from a model built for this puzzle alone (the baseline the reused model beats)."""
+    from satdoku.backends.cpsat import make_solver, run_model
+    return run_model(make_solver(1), cpsat_encoder.encode(puzzle, names=False))
+
+
 @pytest.mark.parametrize("name,box", GEOMETRY_PUZZLES)
 def test_every_geometry_solves_reused_and_fresh(name, box):
     puzzle = bundled(name, box)
     backend = get_backend("cpsat")
     reused = backend.solve(puzzle)
-    fresh = backend.solve_fresh(puzzle)
-    assert reused.status is Status.SOLVED and fresh.status is Status.SOLVED
-    assert is_solution(reused.grid, puzzle) and is_solution(fresh.grid, puzzle)
-    assert reused.grid == fresh.grid  # the puzzles have one solution each
+    fresh_status, fresh_grid = solve_fresh(puzzle)
+    assert reused.status is Status.SOLVED and fresh_status is Status.SOLVED
+    assert is_solution(reused.grid, puzzle) and is_solution(fresh_grid, puzzle)
+    assert reused.grid == fresh_grid  # the puzzles have one solution each
     assert reused.backend == "cpsat"
 
 
@@ -115,17 +121,24 @@ def test_guard_skips_repeated_grids(monkeypatch):
     assert all(is_solution(g, empty) for g in grids)
 
 
-def test_guard_rejects_a_wrong_grid(monkeypatch):
+def test_guard_rejects_a_wrong_grid(monkeypatch, capsys, tmp_path):
+    """The library layer (satdoku.verified) catches what the encoder got wrong: the command exits 4."""
+    from satdoku.verified import verified_solutions
     monkeypatch.setattr(cpsat_encoder.CpsatModel, "decode", lambda self, values: (1,) * 16)
     with pytest.raises(SolverError, match="wrong grid"):
-        list(get_backend("cpsat").solutions(Puzzle.empty(Geometry(2, 2))))
+        verified_solutions(get_backend("cpsat"), Puzzle.empty(Geometry(2, 2)))
+    path = tmp_path / "empty.txt"
+    path.write_text("." * 16 + "\n")
+    assert main(["solve", str(path), "-b", "cpsat", "--all"]) == 4
+    captured = capsys.readouterr()
+    assert captured.out == "" and "wrong grid" in captured.err
 
 
 def test_no_solution():
     clash = Puzzle(Geometry(2, 2), (1, 1) + (0,) * 14)  # two 1s in row 1: built directly, past the parser
     backend = get_backend("cpsat")
     assert backend.solve(clash).status is Status.NO_SOLUTION
-    assert backend.solve_fresh(clash).status is Status.NO_SOLUTION
+    assert solve_fresh(clash)[0] is Status.NO_SOLUTION
     assert list(backend.solutions(clash)) == []
     unsolvable = Puzzle.from_rows([[1, 2, 0, 0], [0, 0, 0, 3], [0, 0, 3, 0], [0, 0, 0, 0]])  # no 3 fits row 1
     assert get_backend("pysat").count(unsolvable) == 0

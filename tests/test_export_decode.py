@@ -92,8 +92,8 @@ def test_several_puzzles_need_an_index(shared_puzzles, tmp_path):
     out = tmp_path / "third.cnf"
     assert run_cli("export", path, "--index", "3", "-o", str(out)).returncode == 0
     third = read_puzzles(path)[2]
-    from satdoku.commands.decode import decode_model
-    assert is_solution(decode_model(third, solve_file(out), "x"), third)
+    from satdoku.verified import decoded_model
+    assert is_solution(decoded_model(third, solve_file(out), "x"), third)
     done = run_cli("export", path, "--index", "96")
     assert done.returncode == 2 and "holds 95" in done.stderr
 

@@ -8,10 +8,10 @@ recursion limit, and it looks at the clock every few thousand placements for the
 """
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 
-from satdoku.backends.base import BuiltinBackend, Result, Status, timed
+from satdoku.backends.base import BuiltinBackend, Result, answer, out_of_time
+from satdoku.deadline import Deadline
 from satdoku.errors import TimeLimitReached
 from satdoku.models.puzzle import Grid, Puzzle
 from satdoku.models.verify import given_conflict
@@ -19,11 +19,7 @@ from satdoku.models.verify import given_conflict
 CLOCK_EVERY = 4096  # placements between two looks at the clock
 
 
-class OutOfTime(TimeLimitReached):
-    """Raised inside the search when its deadline has passed."""
-
-
-def fill(puzzle: Puzzle, deadline: float | None = None, stats: dict | None = None) -> Iterator[Grid]:
+def fill(puzzle: Puzzle, deadline: Deadline | None = None, stats: dict | None = None) -> Iterator[Grid]:
     """Every completion of the puzzle in lexicographic order (reading order, digits ascending).
 
     >>> from satdoku.models.geometry import Geometry
@@ -71,8 +67,8 @@ def fill(puzzle: Puzzle, deadline: float | None = None, stats: dict | None = Non
             for h in houses:
                 used[h] |= bit
             placements += 1
-            if deadline is not None and placements % CLOCK_EVERY == 0 and time.perf_counter() > deadline:
-                raise OutOfTime("time limit reached")
+            if deadline is not None and placements % CLOCK_EVERY == 0:
+                deadline.check()
             k += 1
     finally:
         stats["placements"] = placements
@@ -83,35 +79,21 @@ class BacktrackBackend(BuiltinBackend):
 
     family = "backtrack"
 
-    def solve(self, puzzle: Puzzle, time_limit: float | None = None) -> Result:
-        start = time.perf_counter()
+    def solve_within(self, puzzle: Puzzle, deadline: Deadline) -> Result:
         stats: dict = {"placements": 0}
-        deadline = None if time_limit is None else start + time_limit
         search = fill(puzzle, deadline, stats)
         try:
             grid = next(search, None)
-        except OutOfTime:
-            return timed(Status.UNKNOWN, None, self.name, start, **stats)
+        except TimeLimitReached:
+            return out_of_time(**stats)
         search.close()
-        status = Status.NO_SOLUTION if grid is None else Status.SOLVED
-        return timed(status, grid, self.name, start, **stats)
+        return answer(grid, **stats)
 
-    def solutions(self, puzzle: Puzzle, limit: int | None = None,
-                  time_limit: float | None = None) -> Iterator[Grid]:
-        """Solutions in lexicographic order, up to `limit`; OutOfTime past `time_limit`."""
-        deadline = None if time_limit is None else time.perf_counter() + time_limit
-        if limit == 0:
-            return
-        for found, grid in enumerate(fill(puzzle, deadline), 1):
-            yield grid
-            if limit is not None and found >= limit:
-                return
-
-    def count(self, puzzle: Puzzle, limit: int | None = None, time_limit: float | None = None) -> int:
-        """The number of solutions up to `limit`.
+    def solutions_within(self, puzzle: Puzzle, deadline: Deadline) -> Iterator[Grid]:
+        """Solutions in lexicographic order.
 
         >>> from satdoku.models.geometry import Geometry
         >>> BacktrackBackend().count(Puzzle.empty(Geometry(2, 2)))
         288
         """
-        return sum(1 for _ in self.solutions(puzzle, limit, time_limit))
+        return fill(puzzle, deadline)

@@ -4,16 +4,16 @@ from __future__ import annotations
 import math
 import queue
 import threading
-import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 
-from satdoku.backends.base import Backend, Result, Status, timed
+from satdoku.backends.base import Backend, Result, Status, out_of_time
+from satdoku.backends.options import options_of
+from satdoku.deadline import Deadline
 from satdoku.encoders.cpsat import CpsatModel, cp_model, encode, encode_matrix
 from satdoku.encoders.givens import givens_fixed
 from satdoku.errors import BackendUnavailable, SolverError
 from satdoku.models.geometry import Geometry
 from satdoku.models.puzzle import Grid, Puzzle
-from satdoku.models.verify import solution_problems
 
 STATUSES = {
     cp_model.OPTIMAL: Status.SOLVED,
@@ -60,11 +60,11 @@ def run_model(solver: cp_model.CpSolver, cpm: CpsatModel) -> tuple[Status, Grid 
 
 
 class _Enumerator(cp_model.CpSolverSolutionCallback):
-    """Passes each new grid to a queue; skips repeats; stops the search at `limit` grids."""
+    """Passes each new grid to a queue; skips repeats; stops the search once the consumer has stopped."""
 
-    def __init__(self, cpm: CpsatModel, limit: int | None, out: queue.Queue, cancelled: threading.Event) -> None:
+    def __init__(self, cpm: CpsatModel, out: queue.Queue, cancelled: threading.Event) -> None:
         super().__init__()
-        self.cpm, self.limit, self.out, self.cancelled = cpm, limit, out, cancelled
+        self.cpm, self.out, self.cancelled = cpm, out, cancelled
         self.seen: set[Grid] = set()
         self.repeats = 0
 
@@ -80,7 +80,7 @@ class _Enumerator(cp_model.CpSolverSolutionCallback):
                 break
             except queue.Full:
                 continue
-        if self.cancelled.is_set() or (self.limit is not None and len(self.seen) >= self.limit):
+        if self.cancelled.is_set():
             self.stop_search()
 
 
@@ -90,7 +90,7 @@ class CpsatBackend(Backend):
     family = "cpsat"
     default_engine = ""
     requirement = "ortools"
-    options = frozenset({"workers"})
+    options = options_of("cpsat")
 
     def __init__(self, engine: str | None = None, **options: object) -> None:
         super().__init__(engine, **options)
@@ -115,40 +115,29 @@ class CpsatBackend(Backend):
             self._models[geometry] = encode_matrix(geometry, names=False)
         return self._models[geometry]
 
-    def solve(self, puzzle: Puzzle, time_limit: float | None = None) -> Result:
+    def solve_within(self, puzzle: Puzzle, deadline: Deadline) -> Result:
         """Solve on the geometry's reused model with the givens fixed for this call."""
-        start = time.perf_counter()
         cpm = self.reused_model(puzzle.geometry)
-        set_time_limit(self._solver, time_limit)
+        left = deadline.remaining()
+        if left is not None and left <= 0:
+            return out_of_time(workers=self.workers)
+        set_time_limit(self._solver, left)
         with givens_fixed(cpm, puzzle):
             status, grid = run_model(self._solver, cpm)
-        return timed(status, grid, self.name, start, workers=self.workers)
+        return Result(status, grid, stats={"workers": self.workers})
 
-    def solve_fresh(self, puzzle: Puzzle, time_limit: float | None = None) -> Result:
-        """Solve on a model built for this puzzle alone (the baseline that model reuse beats)."""
-        start = time.perf_counter()
-        status, grid = run_model(make_solver(self.workers, time_limit), encode(puzzle, names=False))
-        return timed(status, grid, self.name, start, workers=self.workers)
-
-    def solve_many(self, puzzles: Iterable[Puzzle], time_limit: float | None = None) -> Iterator[Result]:
-        """Solve in order, one model per geometry reused with each puzzle's givens fixed in turn."""
-        for puzzle in puzzles:
-            yield self.solve(puzzle, time_limit)
-
-    def solutions(self, puzzle: Puzzle, limit: int | None = None) -> Iterator[Grid]:
-        """Every solution by CP-SAT's native enumeration, streamed as found, each new and verified.
+    def solutions_within(self, puzzle: Puzzle, deadline: Deadline) -> Iterator[Grid]:
+        """Every solution by CP-SAT's native enumeration, streamed as found, each new.
 
         The search runs in a helper thread and hands grids over a small queue, so a caller that
-        stops early (or `limit`) stops the search. Enumeration uses one worker (CP-SAT's rule).
+        stops early (or a limit) stops the search. Enumeration uses one worker (CP-SAT's rule).
         """
-        if limit is not None and limit < 1:
-            return
         cpm = encode(puzzle, names=False)
-        solver = make_solver(1)
+        solver = make_solver(1, deadline.remaining())
         solver.parameters.enumerate_all_solutions = True
         grids: queue.Queue = queue.Queue(maxsize=64)
         cancelled = threading.Event()
-        callback = _Enumerator(cpm, limit, grids, cancelled)
+        callback = _Enumerator(cpm, grids, cancelled)
         done = object()
         outcome: dict[str, object] = {}
 
@@ -169,7 +158,8 @@ class CpsatBackend(Backend):
         worker = threading.Thread(target=search, name="satdoku-cpsat-enumerate", daemon=True)
         worker.start()
         try:
-            yield from self._verified(grids, done, puzzle)
+            while (grid := grids.get()) is not done:
+                yield grid
         finally:
             cancelled.set()
             while worker.is_alive():  # the search may not have started when the first stop came
@@ -178,16 +168,8 @@ class CpsatBackend(Backend):
             self.skipped_repeats = callback.repeats
         if "error" in outcome:
             raise SolverError(f"{puzzle.where}CP-SAT failed while enumerating: {outcome['error']}")
-        if outcome.get("status") == cp_model.MODEL_INVALID:
+        status = outcome.get("status")
+        if status == cp_model.MODEL_INVALID:
             raise SolverError(f"{puzzle.where}CP-SAT rejected the model: {cpm.model.validate()}")
-
-    def _verified(self, grids: queue.Queue, done: object, puzzle: Puzzle) -> Iterator[Grid]:
-        """Grids from the queue until `done`, each checked by the independent verifier."""
-        while True:
-            grid = grids.get()
-            if grid is done:
-                return
-            problems = solution_problems(grid, puzzle)
-            if problems:
-                raise SolverError(f"{puzzle.where}CP-SAT enumerated a wrong grid: {problems[0]}")
-            yield grid
+        if status not in (cp_model.OPTIMAL, cp_model.INFEASIBLE):  # stopped by its time limit
+            raise deadline.reached()

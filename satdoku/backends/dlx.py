@@ -20,13 +20,13 @@ here knows the rules of sudoku.
 from __future__ import annotations
 
 import sys
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from operator import and_
 
-from satdoku.backends.base import BuiltinBackend, Result, Status, timed
+from satdoku.backends.base import BuiltinBackend, Result, answer, out_of_time
+from satdoku.deadline import Deadline
 from satdoku.errors import TimeLimitReached
 from satdoku.models.geometry import Geometry
 from satdoku.models.matrix import ExactCover, exact_cover
@@ -34,10 +34,6 @@ from satdoku.models.puzzle import Grid, Puzzle
 
 CLOCK_EVERY = 256  # branch nodes between two looks at the clock
 MEMO_BYTES = 256 * 2 ** 20  # rough cap on the memory of a count's memo
-
-
-class OutOfTime(TimeLimitReached):
-    """Raised inside a search when its deadline has passed."""
 
 
 @dataclass
@@ -124,16 +120,16 @@ def start_state(tables: CoverTables, puzzle: Puzzle) -> State | None:
 class SearchStats:
     """Nodes and branches of one run, and its deadline."""
 
-    deadline: float | None = None
+    deadline: Deadline = field(default_factory=Deadline)
     nodes: int = 0
     branches: int = 0
+    found: int = 0
 
     def branch(self) -> None:
-        """Count a branch node; past the deadline (looked at every CLOCK_EVERY branches) raise OutOfTime."""
+        """Count a branch node; past the deadline (looked at every CLOCK_EVERY branches) raise TimeLimitReached."""
         self.branches += 1
-        if self.deadline is not None and self.branches % CLOCK_EVERY == 0 \
-                and time.perf_counter() > self.deadline:
-            raise OutOfTime("time limit reached")
+        if self.branches % CLOCK_EVERY == 0:
+            self.deadline.check(self.found)
 
 
 Settled = tuple[list[int], int, int]
@@ -295,6 +291,7 @@ def count_covers(tables: CoverTables, state: State, counter: SearchStats, limit:
             elif not settled[2]:
                 known = 1
                 found += 1
+                counter.found = found
                 if limit is not None and found >= limit:
                     raise Enough
             else:
@@ -312,6 +309,7 @@ def count_covers(tables: CoverTables, state: State, counter: SearchStats, limit:
                 memo[key] = known
         elif known:
             found += known
+            counter.found = found
             if limit is not None and found >= limit:
                 raise Enough
         return known
@@ -324,16 +322,11 @@ def count_covers(tables: CoverTables, state: State, counter: SearchStats, limit:
 
 def count_by_search(tables: CoverTables, state: State, counter: SearchStats, limit: int | None = None) -> int:
     """The number of exact covers extending `state` by plain search, up to `limit`."""
-    found = 0
     for _ in search(tables, state, counter):
-        found += 1
-        if limit is not None and found >= limit:
+        counter.found += 1
+        if limit is not None and counter.found >= limit:
             break
-    return found
-
-
-def deadline_after(time_limit: float | None) -> float | None:
-    return None if time_limit is None else time.perf_counter() + time_limit
+    return counter.found
 
 
 class DlxBackend(BuiltinBackend):
@@ -341,43 +334,36 @@ class DlxBackend(BuiltinBackend):
 
     family = "dlx"
 
-    def solve(self, puzzle: Puzzle, time_limit: float | None = None) -> Result:
-        start = time.perf_counter()
+    def solve_within(self, puzzle: Puzzle, deadline: Deadline) -> Result:
         tables = cover_tables(puzzle.geometry)
-        counter = SearchStats(deadline_after(time_limit))
+        counter = SearchStats(deadline)
         state = start_state(tables, puzzle)
         if state is None:
-            return timed(Status.NO_SOLUTION, None, self.name, start, nodes=0, branches=0)
+            return answer(None, nodes=0, branches=0)
         try:
             cover = next(search(tables, state, counter), None)
-        except OutOfTime:
-            return timed(Status.UNKNOWN, None, self.name, start, nodes=counter.nodes, branches=counter.branches)
-        status = Status.NO_SOLUTION if cover is None else Status.SOLVED
+        except TimeLimitReached:
+            return out_of_time(nodes=counter.nodes, branches=counter.branches)
         grid = None if cover is None else tables.matrix.grid(cover)
-        return timed(status, grid, self.name, start, nodes=counter.nodes, branches=counter.branches)
+        return answer(grid, nodes=counter.nodes, branches=counter.branches)
 
-    def solutions(self, puzzle: Puzzle, limit: int | None = None,
-                  time_limit: float | None = None) -> Iterator[Grid]:
-        """Every solution in search order, up to `limit`; OutOfTime past `time_limit`."""
+    def solutions_within(self, puzzle: Puzzle, deadline: Deadline) -> Iterator[Grid]:
+        """Every solution in search order."""
         tables = cover_tables(puzzle.geometry)
         state = start_state(tables, puzzle)
-        if state is None or limit == 0:
+        if state is None:
             return
-        found = 0
-        for cover in search(tables, state, SearchStats(deadline_after(time_limit))):
+        for cover in search(tables, state, SearchStats(deadline)):
             yield tables.matrix.grid(cover)
-            found += 1
-            if limit is not None and found >= limit:
-                return
 
-    def count(self, puzzle: Puzzle, limit: int | None = None, time_limit: float | None = None) -> int:
-        """The number of solutions up to `limit`, without building grids.
+    def count_within(self, puzzle: Puzzle, limit: int | None, deadline: Deadline) -> int:
+        """The number of solutions up to `limit`, without building grids (memoised Algorithm X).
 
         >>> DlxBackend().count(Puzzle.empty(Geometry(2, 2)))
         288
         """
         tables = cover_tables(puzzle.geometry)
         state = start_state(tables, puzzle)
-        if state is None or limit == 0:
+        if state is None:
             return 0
-        return count_covers(tables, state, SearchStats(deadline_after(time_limit)), limit)
+        return count_covers(tables, state, SearchStats(deadline), limit)

@@ -11,14 +11,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from satdoku.backends.base import Backend, Result, Status, timed
+from satdoku.backends.base import Backend, Result, Status
+from satdoku.deadline import Deadline
 from satdoku.encoders.givens import givens_fixed
 from satdoku.encoders.ilp import IlpModel, encode, encode_matrix, pulp
 from satdoku.errors import BackendUnavailable, SolverError, first_line
 from satdoku.models.geometry import Geometry
 from satdoku.models.matrix import exact_cover
 from satdoku.models.puzzle import Grid, Puzzle
-from satdoku.models.verify import solution_problems
 
 HIGHSPY = "highspy>=1.16,<1.17"
 PULP = "pulp>=3.3.2,<3.4"
@@ -136,8 +136,11 @@ class IlpBackend(Backend):
     def version(cls) -> str:
         return pulp.__version__
 
-    def run(self, model: IlpModel, time_limit: float | None = None) -> tuple[Status, Grid | None]:
+    def run(self, model: IlpModel, deadline: Deadline) -> tuple[Status, Grid | None]:
         """Solve the problem as it stands: the status and, when solved, the decoded grid."""
+        time_limit = deadline.remaining()
+        if time_limit is not None and time_limit <= 0:
+            return Status.UNKNOWN, None
         if self.engine == "highs":
             try:
                 model.problem.solve(pulp.HiGHS(msg=False, timeLimit=time_limit, threads=1))
@@ -182,29 +185,20 @@ class IlpBackend(Backend):
             self._models[geometry] = encode_matrix(geometry)
         return self._models[geometry]
 
-    def solve(self, puzzle: Puzzle, time_limit: float | None = None) -> Result:
+    def solve_within(self, puzzle: Puzzle, deadline: Deadline) -> Result:
         """Solve on the geometry's reused problem, the givens fixed by bounds for this call."""
-        start = time.perf_counter()
         model = self.reused_model(puzzle.geometry)
         with givens_fixed(model, puzzle):
-            status, grid = self.run(model, time_limit)
-        return timed(status, grid, self.name, start)
+            status, grid = self.run(model, deadline)
+        return Result(status, grid)
 
-    def solve_fresh(self, puzzle: Puzzle, time_limit: float | None = None) -> Result:
-        """Solve on a problem built for this puzzle alone (the baseline for reuse)."""
-        start = time.perf_counter()
-        status, grid = self.run(encode(puzzle), time_limit)
-        return timed(status, grid, self.name, start)
-
-    def solutions(self, puzzle: Puzzle, limit: int | None = None) -> Iterator[Grid]:
+    def solutions_within(self, puzzle: Puzzle, deadline: Deadline) -> Iterator[Grid]:
         """Every solution by no-good cuts: solve, cut that grid off (its placements sum <= n*n - 1), repeat.
 
         A growing pile of cuts makes each LP relaxation weaker and each solve slower (CBC took 112 s
         for the 288 4x4 grids in one pile), so once a subproblem holds `max_cuts` cuts it is split on
         the digit of its next open cell; each part keeps only the cuts of grids it still contains.
         """
-        if limit is not None and limit < 1:
-            return
         seen: set[Grid] = set()
         stack: list[Subproblem] = [Subproblem((), [])]
         open_cells = [i for i, v in enumerate(puzzle.cells) if not v]
@@ -215,24 +209,21 @@ class IlpBackend(Backend):
             model.fix(part.fixed)
             for grid in part.cuts:
                 model.add_no_good(grid)
-            while limit is None or len(seen) < limit:
+            while True:
                 if len(part.cuts) >= self.max_cuts and len(part.fixed) < len(open_cells):
                     stack.extend(reversed(part.split(open_cells[len(part.fixed)], candidates, puzzle.n)))
                     break
-                status, grid = self.run(model)
+                status, grid = self.run(model, deadline)
+                if status is Status.UNKNOWN:
+                    raise deadline.reached()
                 if status is not Status.SOLVED:
                     break
-                problems = solution_problems(grid, puzzle)
-                if problems:
-                    raise SolverError(f"{puzzle.where}{self.name} returned a wrong grid: {problems[0]}")
                 if grid in seen:
                     raise SolverError(f"{puzzle.where}{self.name} returned a grid its no-good cut excludes")
                 seen.add(grid)
                 yield grid
                 part.cuts.append(grid)
                 model.add_no_good(grid)
-            if limit is not None and len(seen) >= limit:
-                return
 
 
 def cell_candidates(puzzle: Puzzle) -> dict[int, list[int]]:

@@ -11,22 +11,19 @@ readable line (technique, house, cells, digits) in `Result.stats["explanation"]`
 """
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from itertools import combinations
 
-from satdoku.backends.base import BuiltinBackend, Result, Status, timed
+from satdoku.backends.base import BuiltinBackend, Result, answer, out_of_time
+from satdoku.backends.options import options_of
+from satdoku.deadline import Deadline
 from satdoku.errors import TimeLimitReached
 from satdoku.models.geometry import Geometry
 from satdoku.models.puzzle import Grid, Puzzle, cell_name
 
 MAX_SUBSET = 4  # naked pairs, triples and quads
-
-
-class OutOfTime(TimeLimitReached):
-    """Raised inside the search when its deadline has passed."""
 
 
 class Contradiction(Exception):
@@ -249,11 +246,10 @@ def intersections(board: Board) -> bool:
 TECHNIQUES = (naked_singles, hidden_singles, naked_subsets, intersections)
 
 
-def deduce(board: Board, deadline: float | None) -> None:
+def deduce(board: Board, deadline: Deadline) -> None:
     """Apply the techniques, simplest first, until none makes progress; Contradiction at a dead end."""
     while not board.solved():
-        if deadline is not None and time.perf_counter() > deadline:
-            raise OutOfTime("time limit reached")
+        deadline.check()
         if not any(technique(board) for technique in TECHNIQUES):
             return
 
@@ -264,7 +260,7 @@ def guess_cell(board: Board) -> int:
     return min(open_cells, key=lambda c: board.candidates[c].bit_count())
 
 
-def solve_board(board: Board, deadline: float | None, stats: dict) -> Iterator[Board]:
+def solve_board(board: Board, deadline: Deadline, stats: dict) -> Iterator[Board]:
     """Every solved board reachable from `board`: deduce, then guess and deduce again."""
     deduce(board, deadline)
     if board.solved():
@@ -285,7 +281,7 @@ def solve_board(board: Board, deadline: float | None, stats: dict) -> Iterator[B
             board.note(f"guess {board.name(cell)} = {digit} fails after {child.count} steps: {why}")
 
 
-def solve_puzzle(puzzle: Puzzle, explain: bool, deadline: float | None, stats: dict) -> Iterator[Board]:
+def solve_puzzle(puzzle: Puzzle, explain: bool, deadline: Deadline, stats: dict) -> Iterator[Board]:
     """Every solution of a puzzle as a solved board (no solution: nothing)."""
     try:
         board = new_board(puzzle, explain)
@@ -298,43 +294,31 @@ class LogicBackend(BuiltinBackend):
     """Human techniques, then guesses: `logic`; `--explain` records every step."""
 
     family = "logic"
-    options = frozenset({"explain"})
+    options = options_of("logic")
 
     @property
     def explain(self) -> bool:
         return bool(self.settings.get("explain"))
 
-    def solve(self, puzzle: Puzzle, time_limit: float | None = None) -> Result:
-        start = time.perf_counter()
+    def solve_within(self, puzzle: Puzzle, deadline: Deadline) -> Result:
         stats: dict = {"guesses": 0}
-        deadline = None if time_limit is None else start + time_limit
         try:
             board = next(solve_puzzle(puzzle, self.explain, deadline, stats), None)
-        except OutOfTime:
-            return timed(Status.UNKNOWN, None, self.name, start, **stats)
+        except TimeLimitReached:
+            return out_of_time(**stats)
         if board is None:
             if self.explain:
                 stats["explanation"] = ["no solution: every line of reasoning ends in a contradiction"]
-            return timed(Status.NO_SOLUTION, None, self.name, start, **stats)
+            return answer(None, **stats)
         if self.explain:
             stats["explanation"] = [f"{k:>3}. {line}" for k, line in enumerate(board.steps, 1)]
-        return timed(Status.SOLVED, tuple(board.values), self.name, start, **stats)
+        return answer(tuple(board.values), **stats)
 
-    def solutions(self, puzzle: Puzzle, limit: int | None = None,
-                  time_limit: float | None = None) -> Iterator[Grid]:
-        """Every solution, up to `limit`; OutOfTime past `time_limit`."""
-        deadline = None if time_limit is None else time.perf_counter() + time_limit
-        if limit == 0:
-            return
-        for found, board in enumerate(solve_puzzle(puzzle, False, deadline, {}), 1):
-            yield tuple(board.values)
-            if limit is not None and found >= limit:
-                return
-
-    def count(self, puzzle: Puzzle, limit: int | None = None, time_limit: float | None = None) -> int:
-        """The number of solutions up to `limit`.
+    def solutions_within(self, puzzle: Puzzle, deadline: Deadline) -> Iterator[Grid]:
+        """Every solution, by techniques and guesses.
 
         >>> LogicBackend().count(Puzzle.empty(Geometry(2, 2)))
         288
         """
-        return sum(1 for _ in self.solutions(puzzle, limit, time_limit))
+        for board in solve_puzzle(puzzle, False, deadline, {}):
+            yield tuple(board.values)

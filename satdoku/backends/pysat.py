@@ -7,22 +7,25 @@ switched off afterwards, so the solver stays sound and usable for the next quest
 from __future__ import annotations
 
 import threading
-import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 
 import numpy as np
 from pysat.solvers import Solver, SolverNames
 
-from satdoku.backends.base import Backend, Result, Status, timed
+from satdoku.backends.base import Backend, Result, out_of_time
+from satdoku.backends.base import answer as answer_of
+from satdoku.backends.blocking import blocked_solutions
+from satdoku.backends.options import options_of
+from satdoku.deadline import Deadline
 from satdoku.encoders.cnf import (AMO_KINDS, DEFAULT_AMO, DEFAULT_ENCODING, ENCODINGS, GIVENS,
-                                  NATIVE_SOLVERS, VarMap, check_choice, deciding_cells, encode,
-                                  given_literals)
+                                  NATIVE_SOLVERS, VarMap, check_choice, encode, given_literals)
 from satdoku.errors import BackendUnavailable
 from satdoku.models.geometry import Geometry
 from satdoku.models.puzzle import Grid, Puzzle
 
 
 REUSE_MAX_SIDE = 16
+REBUILD_AFTER = 20_000  # retired clauses a reused solver holds before it is built afresh
 
 
 def _engine_names() -> list[str]:
@@ -38,8 +41,9 @@ def interruptible(solver: Solver) -> bool:
         return False
 
 
-def solve_limited(solver: Solver, time_limit: float | None, assumptions: list[int] | None = None) -> bool | None:
-    """Solve, giving up after `time_limit` seconds; None when the time ran out.
+def solve_limited(solver: Solver, time_limit: float | Deadline | None,
+                  assumptions: list[int] | None = None) -> bool | None:
+    """Solve, giving up when the time limit (seconds, or a Deadline) runs out; None then.
 
     Solvers that take an interrupt get one from a timer; the others (CaDiCaL) search in slices of
     a conflict budget until the deadline, keeping what they learnt between slices.
@@ -49,11 +53,15 @@ def solve_limited(solver: Solver, time_limit: float | None, assumptions: list[in
     True
     """
     assumptions = assumptions or []
-    if time_limit is None:
+    deadline = time_limit if isinstance(time_limit, Deadline) else Deadline(time_limit)
+    left = deadline.remaining()
+    if left is None:
         return solver.solve(assumptions=assumptions)
+    if left <= 0:
+        return None
     if not interruptible(solver):
-        return _solve_in_slices(solver, time.perf_counter() + time_limit, assumptions)
-    timer = threading.Timer(time_limit, solver.interrupt)
+        return _solve_in_slices(solver, deadline, assumptions)
+    timer = threading.Timer(left, solver.interrupt)
     timer.start()
     try:
         return solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
@@ -62,7 +70,7 @@ def solve_limited(solver: Solver, time_limit: float | None, assumptions: list[in
         solver.clear_interrupt()
 
 
-def _solve_in_slices(solver: Solver, deadline: float, assumptions: list[int]) -> bool | None:
+def _solve_in_slices(solver: Solver, deadline: Deadline, assumptions: list[int]) -> bool | None:
     """solve_limited under growing conflict budgets until an answer or the deadline."""
     budget = 1000
     while True:
@@ -70,68 +78,99 @@ def _solve_in_slices(solver: Solver, deadline: float, assumptions: list[int]) ->
         answer = solver.solve_limited(assumptions=assumptions)
         if answer is not None:
             return answer
-        if time.perf_counter() >= deadline:
+        if deadline.expired():
             return None
         budget = min(2 * budget, 16000)
 
 
-class ReusedSolver:
-    """One solver holding the full encoding of a geometry; puzzles come in as assumptions."""
+class PysatOracle:
+    """A PySAT solver seen by the blocking-clause enumerator (`blocking.SatOracle`)."""
 
-    def __init__(self, engine: str, geometry: Geometry, encoding: str, amo: str) -> None:
-        cnf, self.varmap = encode(Puzzle.empty(geometry), encoding, amo, "assumptions")
-        self.solver = Solver(name=engine, bootstrap_with=cnf)
-        self.n = geometry.n
-        self.top = self.varmap.n_vars
+    def __init__(self, solver: Solver, varmap: VarMap) -> None:
+        self.solver = solver
+        self.varmap = varmap
+        self.top = varmap.n_vars
+        self.added = 0  # clauses added since the solver was built
 
-    def true_options(self) -> np.ndarray:
-        """The placement options of the solver's current model, in option order."""
-        model = self.solver.get_model()
-        return np.flatnonzero(np.asarray(model[:self.varmap.n_placements]) > 0)
-
-    def grid(self, options: np.ndarray) -> Grid:
-        """The grid of a model's true options: with one per cell they are in cell order already."""
-        if len(options) == self.n * self.n:
-            return tuple((options % self.n + 1).tolist())
-        return self.varmap.matrix.grid(options)
-
-    def solve(self, puzzle: Puzzle, time_limit: float | None) -> tuple[Status, Grid | None]:
-        """Status and grid of one puzzle under its givens as assumptions."""
-        answer = solve_limited(self.solver, time_limit, given_literals(puzzle))
-        if answer is None:
-            return Status.UNKNOWN, None
+    def true_placements(self, assumptions: list[int], deadline: Deadline) -> list[int] | None:
+        """The true placement variables of a model under `assumptions`; None when unsatisfiable."""
+        if deadline.at is None:
+            answer = self.solver.solve(assumptions=assumptions)
+        else:
+            answer = solve_limited(self.solver, deadline, assumptions)
+            if answer is None:
+                raise deadline.reached()
         if not answer:
-            return Status.NO_SOLUTION, None
-        return Status.SOLVED, self.grid(self.true_options())
+            return None
+        return [v for v in self.solver.get_model()[:self.varmap.n_placements] if v > 0]
+
+    def add_clause(self, clause: list[int]) -> None:
+        self.solver.add_clause(clause)
+        self.added += 1
 
     def new_var(self) -> int:
         """A variable nobody uses yet (activation literals)."""
         self.top += 1
         return self.top
 
-    def solutions(self, puzzle: Puzzle, limit: int | None) -> Iterator[Grid]:
-        """Every solution, each blocked by a clause over its deciding placements under an activation literal.
 
-        A plain Python loop: for one small model per call it beats numpy's per-call overhead.
-        """
-        act = self.new_var()
-        assumptions = given_literals(puzzle) + [act]
-        n, n_cells, placements = self.n, self.n * self.n, self.varmap.n_placements
-        deciding = deciding_cells(puzzle)
-        blocks = [False] + [deciding[(v - 1) // n] for v in range(1, placements + 1)]
-        solver = self.solver
-        found = 0
+class FreshOracle(PysatOracle):
+    """A solver built for one puzzle alone (givens as units or simplified away), freed on close."""
+
+    @classmethod
+    def for_puzzle(cls, puzzle: Puzzle, engine: str, encoding: str = DEFAULT_ENCODING, amo: str = DEFAULT_AMO,
+                   givens: str = "simplify") -> tuple["FreshOracle", VarMap]:
+        """The oracle of one puzzle's formula and its variable map."""
+        cnf, varmap = encode(puzzle, encoding, amo, givens)
+        return cls(Solver(name=engine, bootstrap_with=cnf), varmap), varmap
+
+    def close(self) -> None:
+        self.solver.delete()
+
+
+class ReusedSolver(PysatOracle):
+    """One solver holding the full encoding of a geometry; puzzles come in as assumptions.
+
+    Enumerations leave retired blocking clauses behind (two or more per `check`); once
+    REBUILD_AFTER of them pile up, the solver is built afresh from the encoding, so a batch of any
+    length runs at a flat rate in flat memory.
+    """
+
+    def __init__(self, engine: str, geometry: Geometry, encoding: str, amo: str) -> None:
+        self.cnf, varmap = encode(Puzzle.empty(geometry), encoding, amo, "assumptions")
+        self.engine = engine
+        super().__init__(Solver(name=engine, bootstrap_with=self.cnf), varmap)
+        self.n = geometry.n
+        self.rebuilds = 0
+
+    def rebuild(self) -> None:
+        """A new solver from the encoding alone: every retired clause and activation literal gone."""
+        self.solver.delete()
+        self.solver = Solver(name=self.engine, bootstrap_with=self.cnf)
+        self.top = self.varmap.n_vars
+        self.added = 0
+        self.rebuilds += 1
+
+    def solve(self, puzzle: Puzzle, deadline: Deadline) -> Result:
+        """One puzzle under its givens as assumptions; the model decoded with numpy."""
+        answer = solve_limited(self.solver, deadline, given_literals(puzzle))
+        if answer is None:
+            return out_of_time()
+        if not answer:
+            return answer_of(None)
+        model = self.solver.get_model()
+        options = np.flatnonzero(np.asarray(model[:self.varmap.n_placements]) > 0)
+        if len(options) == self.n * self.n:  # one per cell: in cell order already
+            return answer_of(tuple((options % self.n + 1).tolist()))
+        return answer_of(self.varmap.matrix.grid(options))
+
+    def solutions(self, puzzle: Puzzle, deadline: Deadline) -> Iterator[Grid]:
+        """Every solution of one puzzle, by the shared blocking-clause enumerator."""
         try:
-            while (limit is None or found < limit) and solver.solve(assumptions=assumptions):
-                true = [v for v in solver.get_model()[:placements] if v > 0]
-                if len(true) == n_cells:
-                    yield tuple([(v - 1) % n + 1 for v in true])
-                else:
-                    yield self.varmap.matrix.grid([v - 1 for v in true])
-                found += 1
-                solver.add_clause([-act] + [-v for v in true if blocks[v]])
+            yield from blocked_solutions(self, self.varmap, puzzle, given_literals(puzzle), deadline)
         finally:
-            solver.add_clause([-act])  # retire this enumeration's blocking clauses for good
+            if self.added >= REBUILD_AFTER:
+                self.rebuild()
 
     def close(self) -> None:
         self.solver.delete()
@@ -154,7 +193,7 @@ class PysatBackend(Backend):
     family = "pysat"
     default_engine = "cadical195"
     requirement = "python-sat"
-    options = frozenset({"encoding", "amo", "givens"})
+    options = options_of("pysat")
 
     def __init__(self, engine: str | None = None, **options: object) -> None:
         super().__init__(engine, **options)
@@ -190,52 +229,32 @@ class PysatBackend(Backend):
             return geometry.n <= REUSE_MAX_SIDE
         return self.givens == "assumptions"
 
-    def _fresh(self, puzzle: Puzzle) -> tuple[Solver, VarMap]:
+    def _fresh(self, puzzle: Puzzle) -> tuple[FreshOracle, VarMap]:
         givens = "simplify" if self.givens in ("auto", "assumptions") else self.givens
-        cnf, varmap = encode(puzzle, self.encoding, self.amo, givens)
-        return Solver(name=self.engine, bootstrap_with=cnf), varmap
+        return FreshOracle.for_puzzle(puzzle, self.engine, self.encoding, self.amo, givens)
 
-    def solve(self, puzzle: Puzzle, time_limit: float | None = None) -> Result:
-        start = time.perf_counter()
+    def solve_within(self, puzzle: Puzzle, deadline: Deadline) -> Result:
         if self.reuses(puzzle.geometry):
-            status, grid = self.reused(puzzle.geometry).solve(puzzle, time_limit)
-            return timed(status, grid, self.name, start)
-        solver, varmap = self._fresh(puzzle)
-        with solver:
-            answer = solve_limited(solver, time_limit)
+            return self.reused(puzzle.geometry).solve(puzzle, deadline)
+        oracle, varmap = self._fresh(puzzle)
+        try:
+            answer = solve_limited(oracle.solver, deadline)
             if answer is None:
-                return timed(Status.UNKNOWN, None, self.name, start)
-            if not answer:
-                return timed(Status.NO_SOLUTION, None, self.name, start)
-            return timed(Status.SOLVED, varmap.decode(solver.get_model()), self.name, start)
+                return out_of_time()
+            return answer_of(varmap.decode(oracle.solver.get_model()) if answer else None)
+        finally:
+            oracle.close()
 
-    def solve_many(self, puzzles: Iterable[Puzzle], time_limit: float | None = None) -> Iterator[Result]:
-        """Solve in order; with assumptions, one solver per geometry serves the whole batch."""
-        for puzzle in puzzles:
-            if not self.reuses(puzzle.geometry):
-                yield self.solve(puzzle, time_limit)
-                continue
-            start = time.perf_counter()
-            status, grid = self.reused(puzzle.geometry).solve(puzzle, time_limit)
-            yield Result(status, grid, self.name, time.perf_counter() - start)
-
-    def solutions(self, puzzle: Puzzle, limit: int | None = None) -> Iterator[Grid]:
-        """Every solution, each blocked afterwards by a clause over its placement variables only."""
+    def solutions_within(self, puzzle: Puzzle, deadline: Deadline) -> Iterator[Grid]:
+        """Every solution, each blocked afterwards by a clause over its deciding placements only."""
         if self.reuses(puzzle.geometry):
-            yield from self.reused(puzzle.geometry).solutions(puzzle, limit)
+            yield from self.reused(puzzle.geometry).solutions(puzzle, deadline)
             return
-        solver, varmap = self._fresh(puzzle)
-        needed = deciding_cells(puzzle)
-        with solver:
-            found = 0
-            while (limit is None or found < limit) and solver.solve():
-                options = varmap.true_options(solver.get_model())
-                yield varmap.matrix.grid(options)
-                found += 1
-                deciding = [int(o) + 1 for o in options if needed[o // puzzle.n]]
-                if not deciding:
-                    break
-                solver.add_clause([-v for v in deciding])
+        oracle, varmap = self._fresh(puzzle)
+        try:
+            yield from blocked_solutions(oracle, varmap, puzzle, [], deadline)
+        finally:
+            oracle.close()
 
     def close(self) -> None:
         """Free the reused solvers."""
@@ -250,4 +269,4 @@ class PysatBackend(Backend):
             pass
 
 
-__all__ = ["PysatBackend", "ReusedSolver", "given_literals", "solve_limited"]
+__all__ = ["FreshOracle", "PysatBackend", "ReusedSolver", "given_literals", "solve_limited"]

@@ -249,13 +249,27 @@ def encode(puzzle: Puzzle, encoding: str = DEFAULT_ENCODING, amo: str = DEFAULT_
 def _simplified(puzzle: Puzzle, matrix: ExactCover, encoding: str, amo: str) -> tuple[CNF | CNFPlus, VarMap]:
     """Kwon & Jain: the givens' clauses and literals dropped, i.e. the encoding of the reduced matrix."""
     reduced = matrix.reduce(puzzle)
-    free = np.zeros(matrix.n_options, dtype=bool)
-    free[reduced.options] = True
-    free[reduced.selected] = False
-    fixed = tuple(int(o) for o in reduced.selected)
     if reduced.dead:
         cnf: CNF | CNFPlus = _contradiction()
     else:
         cnf = _formula(matrix, reduced.items, list(reduced.item_options), encoding, amo)
     cnf.nv = max(cnf.nv, matrix.n_options)
-    return cnf, VarMap(matrix, fixed, free, cnf.nv)
+    return cnf, free_varmap(puzzle, cnf.nv)
+
+
+def free_varmap(puzzle: Puzzle, n_vars: int | None = None) -> VarMap:
+    """The map that reads only the placements a puzzle leaves open, the givens fixed outside the formula.
+
+    It decodes models of the `units` and the `simplify` encodings alike.
+
+    >>> from satdoku.models.formats import parse_puzzle
+    >>> free_varmap(parse_puzzle("1000000200400300")).decode([2, 6])[:3]  # 2 is r1c1=2, ruled out by the given
+    (1, 2, 0)
+    """
+    matrix = exact_cover(puzzle.geometry)
+    reduced = matrix.reduce(puzzle)
+    free = np.zeros(matrix.n_options, dtype=bool)
+    free[reduced.options] = True
+    free[reduced.selected] = False
+    fixed = tuple(int(o) for o in reduced.selected)
+    return VarMap(matrix, fixed, free, matrix.n_options if n_vars is None else n_vars)

@@ -8,8 +8,12 @@ from satdoku.models.puzzle import Puzzle, cell_name
 
 
 def solution_problems(grid: Sequence[int], puzzle: Puzzle) -> list[str]:
-    """Every reason why `grid` is not a solution of `puzzle` (empty when it is one)."""
-    n, br, bc = puzzle.n, puzzle.geometry.box_rows, puzzle.geometry.box_cols
+    """Every reason why `grid` is not a solution of `puzzle` (empty when it is one).
+
+    The rules come from the puzzle's own houses (`Geometry.houses`: rows, columns, boxes and any
+    house a variant adds), each of which must hold every digit 1..n once, and its givens.
+    """
+    n = puzzle.n
     if len(grid) != n * n:
         return [f"grid has {len(grid)} cells, expected {n * n}"]
     problems = [f"{cell_name(i, n)} holds {v}, outside 1..{n}"
@@ -17,14 +21,10 @@ def solution_problems(grid: Sequence[int], puzzle: Puzzle) -> list[str]:
     problems += [f"{cell_name(i, n)} holds {grid[i]} but the given is {g}"
                  for i, g in enumerate(puzzle.cells) if g and grid[i] != g]
     full = set(range(1, n + 1))
-    for k in range(n):
-        row = {grid[k * n + c] for c in range(n)}
-        col = {grid[r * n + k] for r in range(n)}
-        r0, c0 = (k // br) * br, (k % br) * bc
-        box = {grid[(r0 + i) * n + c0 + j] for i in range(br) for j in range(bc)}
-        for name, seen in (("row", row), ("column", col), ("box", box)):
-            if seen != full:
-                problems.append(f"{name} {k + 1} misses digits {sorted(full - seen)}")
+    for name, cells in zip(puzzle.geometry.house_names, puzzle.geometry.houses):
+        seen = {grid[cell] for cell in cells}
+        if seen != full:
+            problems.append(f"{name} misses digits {sorted(full - seen)}")
     return problems
 
 
