@@ -3,9 +3,11 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 
 from satdoku.errors import InputError, TimeLimitReached
 
+PROGRESS_SECONDS = 0.5  # between two progress reports
 MAX_TIME_LIMIT = 10_000_000.0  # seconds (about 115 days): larger limits are refused, not overflowed
 
 
@@ -16,12 +18,20 @@ class Deadline:
     (True, False)
     """
 
-    def __init__(self, time_limit: float | None = None) -> None:
+    def __init__(self, time_limit: float | None = None,
+                 progress: Callable[[int], None] | None = None) -> None:
         if time_limit is not None and not valid_time_limit(time_limit):
             raise InputError(f"time limit {time_limit!r}: give seconds above 0 and at most {MAX_TIME_LIMIT:g}")
         self.time_limit = time_limit
         self.start = time.perf_counter()
         self.at = None if time_limit is None else self.start + time_limit
+        self.progress = progress  # told the solutions found so far, at most every PROGRESS_SECONDS
+        self._next_report = self.start + PROGRESS_SECONDS
+
+    @classmethod
+    def of(cls, time_limit: "float | Deadline | None") -> "Deadline":
+        """A deadline from seconds (or None), or the Deadline itself (one that reports progress, say)."""
+        return time_limit if isinstance(time_limit, Deadline) else cls(time_limit)
 
     def remaining(self) -> float | None:
         """Seconds left (never below zero), or None without a limit."""
@@ -42,9 +52,15 @@ class Deadline:
         return TimeLimitReached(f"time limit of {self.time_limit:g} s reached", found)
 
     def check(self, found: int = 0) -> None:
-        """Raise TimeLimitReached when the limit has run out."""
-        if self.expired():
+        """Raise TimeLimitReached when the limit has run out; report progress now and then."""
+        if self.at is None and self.progress is None:
+            return
+        now = time.perf_counter()
+        if self.at is not None and now >= self.at:
             raise self.reached(found)
+        if self.progress is not None and now >= self._next_report:
+            self._next_report = now + PROGRESS_SECONDS
+            self.progress(found)
 
 
 def valid_time_limit(value: float) -> bool:

@@ -44,6 +44,14 @@ class TimeLimitReached(SatdokuError):
         return self
 
 
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C during an enumeration or a count; `found` is how many solutions came first."""
+
+    def __init__(self, found: int = 0) -> None:
+        super().__init__(f"interrupted after {found} solutions")
+        self.found = found
+
+
 class SolverError(SatdokuError):
     """A solver misbehaved: crashed, printed nonsense, or returned a wrong grid (exit 4)."""
 

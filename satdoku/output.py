@@ -178,6 +178,23 @@ def json_report(report: Report) -> str:
     return json.dumps(record)
 
 
+class ProgressLine:
+    """A count's progress on a terminal, one line redrawn in place: `label: 1,234 solutions so far`."""
+
+    def __init__(self, label: str, stream: TextIO) -> None:
+        self.label, self.stream, self.drawn = label, stream, False
+
+    def __call__(self, found: int) -> None:
+        self.stream.write(f"\r{self.label}: {found:,} solutions so far ")
+        self.stream.flush()
+        self.drawn = True
+
+    def close(self) -> None:
+        if self.drawn:
+            self.stream.write("\r\033[K")
+            self.stream.flush()
+
+
 STYLE_WRITERS: dict[str, Callable[[Report], str]] = {"line": line_report, "grid": grid_report, "json": json_report}
 
 

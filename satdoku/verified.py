@@ -140,11 +140,15 @@ class Count:
 
 
 def checked_count(backend: Backend, puzzle: Puzzle, limit: int | None = None,
-                  time_limit: float | None = None) -> Count:
-    """The backend's count up to `limit`; SolverError when it is negative or overshoots the limit."""
-    deadline = Deadline(time_limit)
+                  time_limit: float | Deadline | None = None) -> Count:
+    """The backend's count up to `limit`; SolverError when it is negative or overshoots the limit.
+
+    `time_limit` may be a Deadline that reports progress; Ctrl-C raises `errors.Interrupted` with
+    the count so far.
+    """
+    deadline = Deadline.of(time_limit)
     try:
-        count = Count(backend.count(puzzle, limit, time_limit), limit)
+        count = Count(backend.count(puzzle, limit, deadline), limit)
     except TimeLimitReached as err:
         count = Count(err.found, limit, timed_out=True)
     count.seconds = deadline.elapsed()

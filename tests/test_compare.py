@@ -12,6 +12,7 @@ import pytest
 
 import satdoku.commands.compare as compare
 import satdoku.comparison as comparison
+from satdoku.backends.TEMPLATE import TemplateBackend
 from satdoku.backends.base import Backend, Result, Status
 from satdoku.deadline import Deadline
 from satdoku.models.puzzle import Grid
@@ -21,8 +22,6 @@ from satdoku.cli import main
 from satdoku.models.formats import read_puzzles
 from satdoku.models.puzzle import Puzzle
 from satdoku.models.verify import is_solution
-from satdoku.models.geometry import parse_box
-from satdoku.errors import TimeLimitReached
 from tests.conftest import PUZZLES, REPO
 
 FOUR_BACKENDS = "dlx,pysat,backtrack,logic"
@@ -70,21 +69,10 @@ class Sleeper(Backend):
         raise deadline.reached()
 
 
-class Minimal(Backend):
-    """A family that writes nothing but `solutions_within` (by brute force over backtracking):
-    solve, count, limits and time limits all come from the base."""
-
-    family = "minimal"
-
-    def solutions_within(self, puzzle: Puzzle, deadline: Deadline) -> Iterator[Grid]:
-        from satdoku.backends.backtrack import fill
-        return fill(puzzle, deadline)
-
-
 @pytest.fixture
 def fakes(monkeypatch):
     """Make the fake backends reachable by name from compare."""
-    extra = {"liar": Liar, "scribbler": Scribbler, "sleeper": Sleeper, "minimal": Minimal}
+    extra = {"liar": Liar, "scribbler": Scribbler, "sleeper": Sleeper, "template": TemplateBackend}
 
     def lookup(name=None, **options):
         return extra[name]() if name in extra else get_backend(name, **options)
@@ -254,28 +242,12 @@ def test_count_time_limit_applies_between_solutions_of_generic_backends(capsys, 
 
 
 def test_every_family_counts_with_limits_through_one_path(capsys, fakes, several_file):
-    """The issue's bar: --count --limit 5 --time-limit 1 on dlx, pysat, logic, backtrack and a family
-    that writes only `solutions_within`; all agree, the 4x4 with many solutions stops at 5."""
-    code, out, err = run_cli(capsys, str(several_file), "--backends", "dlx,pysat,logic,backtrack,minimal",
+    """--count --limit 5 --time-limit 1 on dlx, pysat, logic, backtrack and the TEMPLATE family (it
+    writes only `solutions_within`): all agree through one code path; the open 4x4 stops at 5."""
+    code, out, err = run_cli(capsys, str(several_file), "--backends", "dlx,pysat,logic,backtrack,template",
                              "--count", "--limit", "5", "--time-limit", "1", "--format", "json")
     document = json.loads(out)
     assert code == 0, err
     counts = [{name: r["count"] for name, r in p["results"].items()} for p in document["puzzles"]]
     assert [set(c.values()) for c in counts] == [{1}, {5}, {0}]
-    assert set(counts[0]) == {"dlx", "pysat:cadical195", "logic", "backtrack", "minimal"}
-
-
-def test_minimal_family_gets_solve_count_and_time_limits_from_the_base():
-    puzzle = read_puzzles(str(PUZZLES / "example_4x4.txt"))[0]
-    minimal = Minimal()
-    result = minimal.solve(puzzle)
-    assert result.solved and is_solution(result.grid, puzzle) and result.backend == "minimal"
-    empty = Puzzle.empty(puzzle.geometry)
-    assert minimal.count(empty) == 288 and minimal.count(empty, limit=7) == 7
-    assert len(list(minimal.solutions(empty, limit=3))) == 3
-    big = Puzzle.empty(parse_box("3x3"))
-    assert minimal.solve(big, time_limit=1e-6).status in (Status.UNKNOWN, Status.SOLVED)
-    import satdoku.backends.backtrack as backtrack_module
-    with pytest.raises(TimeLimitReached) as stopped:
-        minimal.count(big, time_limit=0.2)
-    assert stopped.value.found > 0  # the count so far travels with the error
+    assert set(counts[0]) == {"dlx", "pysat:cadical195", "logic", "backtrack", "template"}

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from satdoku.deadline import Deadline
-from satdoku.errors import BackendUnavailable, TimeLimitReached
+from satdoku.errors import BackendUnavailable, Interrupted, TimeLimitReached
 from satdoku.models.puzzle import Grid, Puzzle
 
 
@@ -89,6 +89,8 @@ def limited(grids: Iterable[Grid], limit: int | None, deadline: Deadline) -> Ite
             deadline.check(found)
     except TimeLimitReached as err:
         raise err.after(found) from None
+    except KeyboardInterrupt:
+        raise Interrupted(found) from None
 
 
 class Backend:
@@ -125,9 +127,9 @@ class Backend:
 
     # --- the contract: every caller uses these four, no family overrides them ---
 
-    def solve(self, puzzle: Puzzle, time_limit: float | None = None) -> Result:
-        """One solution, or no solution, or unknown when `time_limit` seconds run out."""
-        deadline = Deadline(time_limit)
+    def solve(self, puzzle: Puzzle, time_limit: float | Deadline | None = None) -> Result:
+        """One solution, or no solution, or unknown when `time_limit` seconds (or a Deadline) run out."""
+        deadline = Deadline.of(time_limit)
         try:
             result = self.solve_within(puzzle, deadline)
         except TimeLimitReached:
@@ -137,19 +139,22 @@ class Backend:
         return result
 
     def solutions(self, puzzle: Puzzle, limit: int | None = None,
-                  time_limit: float | None = None) -> Iterator[Grid]:
+                  time_limit: float | Deadline | None = None) -> Iterator[Grid]:
         """Solutions up to `limit` (all when None); TimeLimitReached past `time_limit`."""
         if limit is not None and limit < 1:
             return
-        deadline = Deadline(time_limit)
+        deadline = Deadline.of(time_limit)
         with closing(self.solutions_within(puzzle, deadline)) as grids:
             yield from limited(grids, limit, deadline)
 
-    def count(self, puzzle: Puzzle, limit: int | None = None, time_limit: float | None = None) -> int:
-        """The number of solutions, stopping at `limit`; TimeLimitReached (with the count so far) past `time_limit`."""
+    def count(self, puzzle: Puzzle, limit: int | None = None, time_limit: float | Deadline | None = None) -> int:
+        """The number of solutions, stopping at `limit`; TimeLimitReached (with the count so far) past `time_limit`.
+
+        `time_limit` is seconds, or a Deadline (which may also report progress as the count runs).
+        """
         if limit is not None and limit < 1:
             return 0
-        return self.count_within(puzzle, limit, Deadline(time_limit))
+        return self.count_within(puzzle, limit, Deadline.of(time_limit))
 
     def solve_many(self, puzzles: Iterable[Puzzle], time_limit: float | None = None) -> Iterator[Result]:
         """Solve puzzles in order, `time_limit` seconds for each; a family's reused solver serves them all."""

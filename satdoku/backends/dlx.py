@@ -27,7 +27,7 @@ from operator import and_
 
 from satdoku.backends.base import BuiltinBackend, Result, answer, out_of_time
 from satdoku.deadline import Deadline
-from satdoku.errors import TimeLimitReached
+from satdoku.errors import Interrupted, TimeLimitReached
 from satdoku.models.geometry import Geometry
 from satdoku.models.matrix import ExactCover, exact_cover
 from satdoku.models.puzzle import Grid, Puzzle
@@ -366,4 +366,8 @@ class DlxBackend(BuiltinBackend):
         state = start_state(tables, puzzle)
         if state is None:
             return 0
-        return count_covers(tables, state, SearchStats(deadline), limit)
+        counter = SearchStats(deadline)
+        try:
+            return count_covers(tables, state, counter, limit)
+        except KeyboardInterrupt:
+            raise Interrupted(counter.found) from None

@@ -94,13 +94,15 @@ def run_solver(program: str, dimacs: Dimacs, time_limit: float | Deadline | None
     Its output is read through a cap (`output_cap`): a program that prints without end is killed
     and reported, never read into memory whole.
     """
-    deadline = time_limit if isinstance(time_limit, Deadline) else Deadline(time_limit)
+    deadline = Deadline.of(time_limit)
     with tempfile.TemporaryDirectory(prefix="satdoku-") as folder:
         cnf_path = Path(folder) / "puzzle.cnf"
         result_path = Path(folder) / "result.txt"
-        cnf_path.write_text(dimacs.to_text(), encoding="ascii")
-        if deadline.expired():
-            return None
+        with open(cnf_path, "w", encoding="ascii") as cnf_file:
+            for block in dimacs.text_blocks():
+                if deadline.expired():
+                    return None
+                cnf_file.write(block)
         args = [program, str(cnf_path)]
         if writes_result_file(program):
             args.append(str(result_path))
@@ -207,11 +209,11 @@ class ExternalBackend(Backend):
     def version(cls) -> str:
         return "any DIMACS solver"
 
-    def _formula(self, puzzle: Puzzle) -> tuple[Dimacs, VarMap]:
-        return dimacs_for(puzzle, self.encoding, self.amo, self.givens)
+    def _formula(self, puzzle: Puzzle, deadline: Deadline) -> tuple[Dimacs, VarMap]:
+        return dimacs_for(puzzle, self.encoding, self.amo, self.givens, deadline=deadline)
 
     def solve_within(self, puzzle: Puzzle, deadline: Deadline) -> Result:
-        dimacs, varmap = self._formula(puzzle)
+        dimacs, varmap = self._formula(puzzle, deadline)
         answer = run_solver(self.program, dimacs, deadline)
         if answer is None or answer.status == "UNKNOWN":
             return out_of_time()
@@ -219,7 +221,7 @@ class ExternalBackend(Backend):
 
     def solutions_within(self, puzzle: Puzzle, deadline: Deadline) -> Iterator[Grid]:
         """Every solution by the shared blocking-clause enumerator, the program run once per solution."""
-        dimacs, varmap = self._formula(puzzle)
+        dimacs, varmap = self._formula(puzzle, deadline)
         return blocked_solutions(ProgramOracle(self.program, dimacs, varmap.n_placements), varmap, puzzle, [], deadline)
 
 

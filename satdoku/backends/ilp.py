@@ -23,6 +23,7 @@ from satdoku.models.puzzle import Grid, Puzzle
 HIGHSPY = "highspy>=1.16,<1.17"
 PULP = "pulp>=3.3.2,<3.4"
 CBC_GRACE = 0.5  # seconds CBC may overrun its time limit before it is killed
+HANDOVER_SECONDS_PER_VAR = 8e-6  # PuLP's model hand-over (measured: 0.9 s for a 49x49's 117,649 binaries)
 
 
 def silence_highs_banner() -> None:
@@ -137,10 +138,17 @@ class IlpBackend(Backend):
         return pulp.__version__
 
     def run(self, model: IlpModel, deadline: Deadline) -> tuple[Status, Grid | None]:
-        """Solve the problem as it stands: the status and, when solved, the decoded grid."""
+        """Solve the problem as it stands: the status and, when solved, the decoded grid.
+
+        PuLP hands the problem to the solver in Python (HiGHS) or through an MPS file (CBC) before the
+        solver's own clock starts; that time, about HANDOVER_SECONDS_PER_VAR a binary, is taken
+        off the solver's limit so the whole call ends by the deadline.
+        """
         time_limit = deadline.remaining()
-        if time_limit is not None and time_limit <= 0:
-            return Status.UNKNOWN, None
+        if time_limit is not None:
+            time_limit -= HANDOVER_SECONDS_PER_VAR * len(model.variables)
+            if time_limit <= 0.01:
+                return Status.UNKNOWN, None
         if self.engine == "highs":
             try:
                 model.problem.solve(pulp.HiGHS(msg=False, timeLimit=time_limit, threads=1))

@@ -10,6 +10,7 @@ import threading
 from collections.abc import Iterator
 
 import numpy as np
+from pysat.formula import CNF, CNFPlus
 from pysat.solvers import Solver, SolverNames
 
 from satdoku.backends.base import Backend, Result, out_of_time
@@ -17,7 +18,7 @@ from satdoku.backends.base import answer as answer_of
 from satdoku.backends.blocking import blocked_solutions
 from satdoku.backends.options import options_of
 from satdoku.deadline import Deadline
-from satdoku.encoders.cnf import (AMO_KINDS, DEFAULT_AMO, DEFAULT_ENCODING, ENCODINGS, GIVENS,
+from satdoku.encoders.cnf import (AMO_KINDS, BLOCK_CLAUSES, DEFAULT_AMO, DEFAULT_ENCODING, ENCODINGS, GIVENS,
                                   NATIVE_SOLVERS, VarMap, check_choice, encode, given_literals)
 from satdoku.errors import BackendUnavailable
 from satdoku.models.geometry import Geometry
@@ -53,7 +54,7 @@ def solve_limited(solver: Solver, time_limit: float | Deadline | None,
     True
     """
     assumptions = assumptions or []
-    deadline = time_limit if isinstance(time_limit, Deadline) else Deadline(time_limit)
+    deadline = Deadline.of(time_limit)
     left = deadline.remaining()
     if left is None:
         return solver.solve(assumptions=assumptions)
@@ -81,6 +82,21 @@ def _solve_in_slices(solver: Solver, deadline: Deadline, assumptions: list[int])
         if deadline.expired():
             return None
         budget = min(2 * budget, 16000)
+
+
+def loaded_solver(engine: str, cnf: CNF | CNFPlus, deadline: Deadline) -> Solver:
+    """A solver holding the formula, loaded a block at a time so a deadline can stop a large one."""
+    if isinstance(cnf, CNFPlus) or len(cnf.clauses) <= BLOCK_CLAUSES:
+        return Solver(name=engine, bootstrap_with=cnf)
+    solver = Solver(name=engine)
+    try:
+        for start in range(0, len(cnf.clauses), BLOCK_CLAUSES):
+            deadline.check()
+            solver.append_formula(cnf.clauses[start:start + BLOCK_CLAUSES])
+    except BaseException:
+        solver.delete()
+        raise
+    return solver
 
 
 class PysatOracle:
@@ -119,10 +135,11 @@ class FreshOracle(PysatOracle):
 
     @classmethod
     def for_puzzle(cls, puzzle: Puzzle, engine: str, encoding: str = DEFAULT_ENCODING, amo: str = DEFAULT_AMO,
-                   givens: str = "simplify") -> tuple["FreshOracle", VarMap]:
-        """The oracle of one puzzle's formula and its variable map."""
-        cnf, varmap = encode(puzzle, encoding, amo, givens)
-        return cls(Solver(name=engine, bootstrap_with=cnf), varmap), varmap
+                   givens: str = "simplify", deadline: Deadline | None = None) -> tuple["FreshOracle", VarMap]:
+        """The oracle of one puzzle's formula and its variable map, built within `deadline`."""
+        deadline = deadline or Deadline()
+        cnf, varmap = encode(puzzle, encoding, amo, givens, deadline)
+        return cls(loaded_solver(engine, cnf, deadline), varmap), varmap
 
     def close(self) -> None:
         self.solver.delete()
@@ -229,14 +246,14 @@ class PysatBackend(Backend):
             return geometry.n <= REUSE_MAX_SIDE
         return self.givens == "assumptions"
 
-    def _fresh(self, puzzle: Puzzle) -> tuple[FreshOracle, VarMap]:
+    def _fresh(self, puzzle: Puzzle, deadline: Deadline) -> tuple[FreshOracle, VarMap]:
         givens = "simplify" if self.givens in ("auto", "assumptions") else self.givens
-        return FreshOracle.for_puzzle(puzzle, self.engine, self.encoding, self.amo, givens)
+        return FreshOracle.for_puzzle(puzzle, self.engine, self.encoding, self.amo, givens, deadline)
 
     def solve_within(self, puzzle: Puzzle, deadline: Deadline) -> Result:
         if self.reuses(puzzle.geometry):
             return self.reused(puzzle.geometry).solve(puzzle, deadline)
-        oracle, varmap = self._fresh(puzzle)
+        oracle, varmap = self._fresh(puzzle, deadline)
         try:
             answer = solve_limited(oracle.solver, deadline)
             if answer is None:
@@ -250,7 +267,7 @@ class PysatBackend(Backend):
         if self.reuses(puzzle.geometry):
             yield from self.reused(puzzle.geometry).solutions(puzzle, deadline)
             return
-        oracle, varmap = self._fresh(puzzle)
+        oracle, varmap = self._fresh(puzzle, deadline)
         try:
             yield from blocked_solutions(oracle, varmap, puzzle, [], deadline)
         finally:

@@ -100,3 +100,17 @@ def count_grids(geometry: Geometry, progress: Progress | None = None) -> GridCou
     count, classes = method.count(size, progress)
     name = method.name + (" (transposed)" if transposed else "")
     return GridCount(geometry, count, classes, time.perf_counter() - start, name)
+
+
+def known_count(geometry: Geometry) -> GridCount | None:
+    """The count of complete grids when `count_grids` computes it here quickly, else None.
+
+    >>> known_count(Geometry(2, 3)).count, known_count(Geometry(3, 4))
+    (28200960, None)
+    """
+    if not is_supported(geometry):
+        return None
+    method, size, _ = method_for(geometry.box_rows, geometry.box_cols)
+    if size not in method.plain_python and not COMPILED:
+        return None
+    return count_grids(geometry)

@@ -22,6 +22,7 @@ import numpy as np
 from pysat.card import CardEnc, EncType
 from pysat.formula import CNF, CNFPlus
 
+from satdoku.deadline import Deadline
 from satdoku.errors import InputError
 from satdoku.models.matrix import ExactCover, exact_cover
 from satdoku.models.puzzle import Grid, Puzzle
@@ -31,6 +32,7 @@ AMO_KINDS = ("pairwise", "seqcounter", "bitwise", "ladder", "native")
 GIVENS = ("units", "simplify", "assumptions")
 DEFAULT_ENCODING, DEFAULT_AMO, DEFAULT_GIVENS = "extended", "pairwise", "units"
 NATIVE_SOLVERS = ("minicard", "gluecard3", "gluecard4")
+BLOCK_CLAUSES = 1 << 17  # clauses built between two looks at the deadline
 
 _CARD_KINDS = {"seqcounter": EncType.seqcounter, "bitwise": EncType.bitwise, "ladder": EncType.ladder}
 # encoding -> (at-least-one on cell items, at-most-one on cell items, at-least-one on house items)
@@ -135,22 +137,28 @@ def _groups(rows: list[np.ndarray]) -> dict[int, np.ndarray]:
     return {k: np.vstack(v) if k else np.zeros((len(v), 0), dtype=np.int64) for k, v in by_length.items()}
 
 
-def _pairwise(rows: list[np.ndarray]) -> list[list[int]]:
-    """Pairwise at-most-one clauses of every row of literals, built with numpy."""
+def _pairwise(rows: list[np.ndarray], deadline: Deadline) -> list[list[int]]:
+    """Pairwise at-most-one clauses of every row of literals, built with numpy a block of rows at a time."""
     clauses: list[list[int]] = []
     for k, lits in sorted(_groups(rows).items()):
         if k < 2:
             continue
         first, second = np.triu_indices(k, 1)
-        pairs = np.stack([-lits[:, first], -lits[:, second]], axis=2).reshape(-1, 2)
-        clauses.extend(pairs.tolist())
+        step = max(1, BLOCK_CLAUSES // len(first))
+        for start in range(0, len(lits), step):
+            block = lits[start:start + step]
+            pairs = np.stack([-block[:, first], -block[:, second]], axis=2).reshape(-1, 2)
+            clauses.extend(pairs.tolist())
+            deadline.check()
     return clauses
 
 
-def _card(rows: list[np.ndarray], amo: str, top: int) -> tuple[list[list[int]], int]:
+def _card(rows: list[np.ndarray], amo: str, top: int, deadline: Deadline) -> tuple[list[list[int]], int]:
     """At-most-one clauses from pysat.card, auxiliary variables numbered from top + 1."""
     clauses: list[list[int]] = []
-    for row in rows:
+    for k, row in enumerate(rows):
+        if k % 256 == 0:
+            deadline.check()
         if len(row) < 2:
             continue
         enc = CardEnc.atmost(lits=row.tolist(), bound=1, top_id=top, encoding=_CARD_KINDS[amo])
@@ -165,7 +173,7 @@ def _contradiction() -> CNF:
 
 
 def _formula(matrix: ExactCover, items: np.ndarray, item_options: list[np.ndarray],
-             encoding: str, amo: str) -> CNF | CNFPlus:
+             encoding: str, amo: str, deadline: Deadline) -> CNF | CNFPlus:
     """Exactly one option per item, as far as the encoding keeps each side."""
     alo, amo_on = _item_rules(matrix, items, encoding)
     lits = [np.asarray(opts, dtype=np.int64) + 1 for opts in item_options]
@@ -175,14 +183,14 @@ def _formula(matrix: ExactCover, items: np.ndarray, item_options: list[np.ndarra
     cnf: CNF | CNFPlus = CNFPlus() if amo == "native" else CNF()
     cnf.nv = top
     if amo == "pairwise":
-        extra = _pairwise(at_most)
+        extra = _pairwise(at_most, deadline)
     elif amo == "native":
         extra = []
         for row in at_most:
             if len(row) >= 2:
                 cnf.append([row.tolist(), 1], is_atmost=True)
     else:
-        extra, top = _card(at_most, amo, top)
+        extra, top = _card(at_most, amo, top, deadline)
     cnf.clauses = at_least + extra  # set directly: CNF.extend rescans every literal
     cnf.nv = max(top, matrix.n_options)
     return cnf
@@ -225,7 +233,7 @@ def deciding_cells(puzzle: Puzzle) -> list[bool]:
 
 
 def encode(puzzle: Puzzle, encoding: str = DEFAULT_ENCODING, amo: str = DEFAULT_AMO,
-           givens: str = DEFAULT_GIVENS) -> tuple[CNF | CNFPlus, VarMap]:
+           givens: str = DEFAULT_GIVENS, deadline: Deadline | None = None) -> tuple[CNF | CNFPlus, VarMap]:
     """The puzzle as CNF (CNFPlus for native at-most-one) and the map from variables to placements.
 
     >>> from satdoku.models.geometry import Geometry
@@ -238,21 +246,22 @@ def encode(puzzle: Puzzle, encoding: str = DEFAULT_ENCODING, amo: str = DEFAULT_
     check_choice("givens mode", givens, GIVENS)
     matrix = exact_cover(puzzle.geometry)
     if givens == "simplify":
-        return _simplified(puzzle, matrix, encoding, amo)
+        return _simplified(puzzle, matrix, encoding, amo, deadline or Deadline())
     items = np.arange(matrix.n_items)
-    cnf = _formula(matrix, items, list(matrix.item_options), encoding, amo)
+    cnf = _formula(matrix, items, list(matrix.item_options), encoding, amo, deadline or Deadline())
     if givens == "units":
         cnf.clauses.extend([v] for v in given_literals(puzzle))
     return cnf, VarMap(matrix, n_vars=cnf.nv)
 
 
-def _simplified(puzzle: Puzzle, matrix: ExactCover, encoding: str, amo: str) -> tuple[CNF | CNFPlus, VarMap]:
+def _simplified(puzzle: Puzzle, matrix: ExactCover, encoding: str, amo: str,
+                deadline: Deadline) -> tuple[CNF | CNFPlus, VarMap]:
     """Kwon & Jain: the givens' clauses and literals dropped, i.e. the encoding of the reduced matrix."""
     reduced = matrix.reduce(puzzle)
     if reduced.dead:
         cnf: CNF | CNFPlus = _contradiction()
     else:
-        cnf = _formula(matrix, reduced.items, list(reduced.item_options), encoding, amo)
+        cnf = _formula(matrix, reduced.items, list(reduced.item_options), encoding, amo, deadline)
     cnf.nv = max(cnf.nv, matrix.n_options)
     return cnf, free_varmap(puzzle, cnf.nv)
 
