@@ -16,8 +16,17 @@ class OneLineParser(argparse.ArgumentParser):
     """An ArgumentParser whose usage errors are one line and exit 2."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        sys.stderr.write(f"{self.prog}: {message} (see {self.prog} --help)\n")
+        sys.stderr.write(f"{self.prog}: {one_line(message)} (see {self.prog} --help)\n")
         sys.exit(2)
+
+
+def one_line(message: object) -> str:
+    """A message on one line: line breaks from user input (file names, arguments) shown escaped.
+
+    >>> one_line("out\\nfile.cnf: is a folder")
+    'out\\\\nfile.cnf: is a folder'
+    """
+    return str(message).replace("\r", "\\r").replace("\n", "\\n")
 
 
 def command_modules() -> list:
@@ -49,13 +58,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as stop:  # usage errors (one line, code 2), --help and --version (code 0)
         return int(stop.code or 0)
-    if not getattr(args, "run", None):
-        parser.print_help()
+    if not getattr(args, "run", None):  # no command: usage on stderr, as for any usage error
+        parser.print_help(sys.stderr)
         return 2
     try:
         return args.run(args)
     except SatdokuError as err:
-        print(f"satdoku: {err}", file=sys.stderr)
+        print(f"satdoku: {one_line(err)}", file=sys.stderr)
         return err.exit_code
     except KeyboardInterrupt:
         print("satdoku: interrupted", file=sys.stderr)

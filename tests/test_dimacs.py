@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 
@@ -85,6 +86,13 @@ def test_native_cardinality_is_refused_for_dimacs():
     ("p wcnf 2 1\n1 2 0\n", "expected 'p cnf"),
     ("p cnf 2 1\np cnf 2 1\n1 0\n", "second 'p' header"),
     ("1 0\np cnf 1 1\n", "before the 'p cnf' header"),
+    ("p cnf 2 1\n1 --2 0\n", "line 2: '--2' is not an integer"),
+    ("p cnf 2 1\n1 \u00b2 0\n", "line 2: '\u00b2' is not an integer"),
+    ("p cnf 2 1\n1 " + "9" * 5000 + " 0\n", "line 2: literal 999"),
+    ("p cnf \u00b2 1\n1 0\n", "expected 'p cnf"),
+    ("p cnf " + "9" * 5000 + " 1\n1 0\n", "expected 'p cnf"),
+    ("p cnf 2147483648 1\n1 0\n", "more than 2147483647"),
+    ("c ind 1 --2 0\np cnf 2 1\n1 0\n", "line 1: '--2' is not an integer"),
 ])
 def test_malformed_dimacs_is_an_input_error(text, message):
     with pytest.raises(InputError, match=message):
@@ -110,11 +118,29 @@ def test_solver_answers(text, status, model):
     assert read_answer(text) == Answer(status, model)
 
 
-@pytest.mark.parametrize("text,message", [("", "no answer"), ("s SATISFIABLE\n", "no model"),
-                                          ("s MAYBE\n", "unknown status"), ("v 1 z 0\ns SATISFIABLE\n", "'z'")])
+@pytest.mark.parametrize("text,message", [
+    ("", "no answer"), ("s SATISFIABLE\n", "no model"), ("s MAYBE\n", "unknown status"),
+    ("v 1 z 0\ns SATISFIABLE\n", "'z'"), ("s SATISFIABLE\nv --5 0\n", "line 2: '--5' is not an integer"),
+    ("s SATISFIABLE\nv 99999999999999999999 0\n", "line 2: literal 99999999999999999999 is beyond"),
+    ("SAT\n1 -" + "9" * 5000 + " 0\n", "line 2: literal -99999"),
+    ("s SATISFIABLE\nv 1 \u0663 0\n", "line 2: '\u0663' is not an integer"),
+    ("s " + "X" * 500 + "\n", "unknown status 'XXXXXXXXXXXXXXXXXXXXX...'"),
+])
 def test_bad_answers_are_input_errors(text, message):
-    with pytest.raises(InputError, match=message):
+    with pytest.raises(InputError, match=re.escape(message)) as err:
         read_answer(text, "out.txt")
+    assert "\n" not in str(err.value) and len(str(err.value)) < 200
+
+
+def test_literals_beyond_the_puzzles_variables():
+    assert read_answer("s SATISFIABLE\nv 1 -2 64 0\n", max_var=64).model == [1, -2, 64]
+    with pytest.raises(InputError, match="out.txt line 2: literal -65 is beyond the largest variable, 64"):
+        read_answer("s SATISFIABLE\nv 1 -65 0\n", "out.txt", max_var=64)
+
+
+def test_a_banner_of_words_is_skipped_but_not_a_bare_model():
+    assert read_answer("restarts 12 x\n--5 4\ns SATISFIABLE\nv 1 0\n") == Answer("SAT", [1])
+    assert read_answer("-0 00 1 -2\n") == Answer("SAT", [1, -2])
 
 
 def test_write_model_is_read_back():

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from satdoku.errors import InputError
-from satdoku.models.formats import format_grid, format_line, parse_puzzle, parse_puzzles
+from satdoku.models.formats import DIGITS, HEX, format_grid, format_line, parse_puzzle, parse_puzzles
 from satdoku.models.generate import random_puzzle
 from satdoku.models.geometry import Geometry, default_geometry
 
@@ -156,3 +156,35 @@ def test_any_unicode_raises_only_input_errors(text: str) -> None:
         parse_puzzles(text)
     except InputError:
         pass
+
+
+def test_hex_reaches_past_16() -> None:
+    p = random_puzzle(Geometry(4, 5), random.Random(20), 0.3)
+    hex_form = "".join(("." + HEX)[v] for v in p.cells)
+    parsed = parse_puzzle(hex_form)
+    assert parsed == p and parsed.alphabet == HEX[:20]
+    assert format_line(p.cells, parsed) == hex_form
+
+
+def test_lowercase_25x25_letters_still_fold() -> None:
+    p = random_puzzle(Geometry(5, 5), random.Random(6), 0.3)
+    letters = "".join((".ABCDEFGHIJKLMNOPQRSTUVWXY"[v]) for v in p.cells)
+    assert parse_puzzle(letters.lower()) == p
+
+
+def test_x_is_a_blank_until_it_is_a_digit() -> None:
+    p = random_puzzle(Geometry(6, 6), random.Random(8), 0.5)
+    text = "".join("x" if v == 0 else DIGITS[v - 1] for v in p.cells)
+    assert parse_puzzle(text) == p  # 'x' is digit 59 of the digits alphabet: a blank at 36x36
+
+
+@pytest.mark.parametrize("text, fragment", [
+    ("1,0,0,0,0,0,0,2,0,0,4,0,0,3,0,\u00b2", "r4c4: unknown character '\u00b2'"),
+    ("1 0 0 0 0 0 0 2 0 0 4 0 0 3 0 " + "9" * 5000, "r4c4: digit 999999999... out of range 1-4"),
+    ("1\u0131..\n...2\n..4.\n.3..", "r1c2: unknown character '\u0131'"),
+    ("1\u00df..\n...2\n..4.\n.3..", "r1c2: unknown character '\u00df'"),
+], ids=["superscript", "5000-digits", "dotless-i", "sharp-s"])
+def test_only_documented_characters(text: str, fragment: str) -> None:
+    with pytest.raises(InputError) as err:
+        parse_puzzles(text, source="in.txt")
+    assert fragment in str(err.value) and "\n" not in str(err.value)

@@ -7,15 +7,23 @@ count grids rather than auxiliary assignments.
 """
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from satdoku.encoders.cnf import DEFAULT_AMO, DEFAULT_ENCODING, VarMap, check_choice, encode
+from satdoku.deadline import Deadline
+from satdoku.encoders.cnf import BLOCK_CLAUSES, DEFAULT_AMO, DEFAULT_ENCODING, VarMap, check_choice, encode
 from satdoku.errors import InputError
 from satdoku.models.formats import format_line
+from satdoku.models.geometry import cut, shown
 from satdoku.models.puzzle import Puzzle
 
 DIMACS_GIVENS = ("units", "simplify")
 IND_PER_LINE = 20
+MAX_VARIABLE = 2 ** 31 - 1  # the largest variable DIMACS solvers take (a C int); larger literals are refused
+INTEGER = re.compile(r"-?[0-9]+")
+COUNT = re.compile(r"[0-9]{1,10}")
+INTEGER_LINE = re.compile(r"\s*(?:-?[0-9]+(?:\s+|$))*")
 
 
 @dataclass
@@ -40,12 +48,18 @@ class Dimacs:
 
     def to_text(self) -> str:
         """The formula as DIMACS text: comments, `c ind` lines, the `p cnf` header, one clause a line."""
+        return "".join(self.text_blocks())
+
+    def text_blocks(self, block: int = BLOCK_CLAUSES) -> Iterator[str]:
+        """`to_text` in pieces of about `block` lines, so a large formula is written (or stopped) a piece at a time."""
         lines = [f"c {c}" if c else "c" for c in self.comments]
         for k in range(0, len(self.projection), IND_PER_LINE):
             lines.append("c ind " + " ".join(map(str, self.projection[k:k + IND_PER_LINE])) + " 0")
         lines.append(f"p cnf {self.n_vars} {len(self.clauses)}")
-        lines.extend(" ".join(map(str, clause)) + " 0" if clause else "0" for clause in self.clauses)
-        return "\n".join(lines) + "\n"
+        yield "\n".join(lines) + "\n"
+        for start in range(0, len(self.clauses), block):
+            yield "".join(" ".join(map(str, clause)) + " 0\n" if clause else "0\n"
+                          for clause in self.clauses[start:start + block])
 
     @classmethod
     def from_text(cls, text: str, source: str = "DIMACS") -> "Dimacs":
@@ -91,26 +105,54 @@ class Dimacs:
         return cls(header[0], clauses, comments, projection)
 
 
-def _ints(text: str, source: str, lineno: int, allow_zero_end: bool = False) -> list[int]:
-    """The integers of a line; anything else is an InputError naming the token."""
-    values = []
-    for token in text.split():
-        try:
-            values.append(int(token))
-        except ValueError:
-            raise InputError(f"{source} line {lineno}: {token!r} is not an integer") from None
+def _ints(text: str, source: str, lineno: int, allow_zero_end: bool = False,
+          limit: int = MAX_VARIABLE) -> list[int]:
+    """The integers of a line (ASCII, an optional '-', magnitude at most `limit`); anything else is
+    an InputError naming the token.
+
+    >>> _ints("1 -2 0", "f", 1)
+    [1, -2, 0]
+    >>> _ints("1 --5 0", "f", 3)
+    Traceback (most recent call last):
+    ...
+    satdoku.errors.InputError: f line 3: '--5' is not an integer
+    """
+    if not INTEGER_LINE.fullmatch(text):
+        raise InputError(f"{source} line {lineno}: {shown(_bad_token(text))} is not an integer")
+    tokens = text.split()
+    long = next((t for t in tokens if len(t) > 11), None)  # never int() thousands of digits
+    values = [int(token) for token in tokens] if long is None else []
+    if long is not None or any(abs(v) > limit for v in values):
+        lit = long if long is not None else str(next(v for v in values if abs(v) > limit))
+        raise InputError(f"{source} line {lineno}: literal {cut(lit)} is beyond "
+                         f"the largest variable, {limit}")
     if allow_zero_end:
         values = [v for v in values if v != 0]
     return values
+
+
+def _bad_token(text: str) -> str:
+    """The first word of a line that is not an integer DIMACS may hold, or the line's first word."""
+    words = text.split()
+    return next((w for w in words if not INTEGER.fullmatch(w)), words[0] if words else text)
+
+
+def _is_int(word: str) -> bool:
+    """True for a word of ASCII digits with an optional leading '-' (not '--5', not '²')."""
+    return INTEGER.fullmatch(word) is not None
 
 
 def _header(line: str, source: str, lineno: int, seen: tuple[int, int] | None) -> tuple[int, int]:
     parts = line.split()
     if seen is not None:
         raise InputError(f"{source} line {lineno}: a second 'p' header")
-    if len(parts) != 4 or parts[1] != "cnf" or not (parts[2].isdigit() and parts[3].isdigit()):
-        raise InputError(f"{source} line {lineno}: expected 'p cnf VARIABLES CLAUSES', found {line!r}")
-    return int(parts[2]), int(parts[3])
+    if len(parts) != 4 or parts[1] != "cnf" or not all(COUNT.fullmatch(p) for p in parts[2:]):
+        raise InputError(f"{source} line {lineno}: expected 'p cnf VARIABLES CLAUSES', found {shown(line, 60)}")
+    n_vars, n_clauses = int(parts[2]), int(parts[3])
+    if max(n_vars, n_clauses) > MAX_VARIABLE:
+        raise InputError(f"{source} line {lineno}: {shown(line, 60)} has more than {MAX_VARIABLE} "
+                         f"variables or clauses")
+    return n_vars, n_clauses
 
 
 def _describe(puzzle: Puzzle, varmap: VarMap, encoding: str, amo: str, givens: str, names: bool) -> list[str]:
@@ -134,7 +176,7 @@ def _describe(puzzle: Puzzle, varmap: VarMap, encoding: str, amo: str, givens: s
 
 
 def dimacs_for(puzzle: Puzzle, encoding: str = DEFAULT_ENCODING, amo: str = DEFAULT_AMO,
-               givens: str = "units", names: bool = False) -> tuple[Dimacs, VarMap]:
+               givens: str = "units", names: bool = False, deadline: Deadline | None = None) -> tuple[Dimacs, VarMap]:
     """The puzzle as DIMACS with comments describing it and a projection onto its placement variables.
 
     >>> from satdoku.models.formats import parse_puzzle
@@ -146,7 +188,7 @@ def dimacs_for(puzzle: Puzzle, encoding: str = DEFAULT_ENCODING, amo: str = DEFA
     if amo == "native":
         raise InputError("native at-most-one constraints are not DIMACS CNF; "
                          "choose --amo pairwise, seqcounter, bitwise or ladder")
-    cnf, varmap = encode(puzzle, encoding, amo, givens)
+    cnf, varmap = encode(puzzle, encoding, amo, givens, deadline)
     comments = _describe(puzzle, varmap, encoding, amo, givens, names)
     return Dimacs(varmap.n_vars, cnf.clauses, comments, varmap.placement_vars()), varmap
 
@@ -163,10 +205,11 @@ _STATUS_WORDS = {"SATISFIABLE": "SAT", "SAT": "SAT", "UNSATISFIABLE": "UNSAT", "
                  "UNKNOWN": "UNKNOWN", "INDETERMINATE": "UNKNOWN", "INDET": "UNKNOWN", "TIMEOUT": "UNKNOWN"}
 
 
-def read_answer(text: str, source: str = "solver output") -> Answer:
+def read_answer(text: str, source: str = "solver output", max_var: int = MAX_VARIABLE) -> Answer:
     """A solver's answer: SAT-competition `s`/`v` lines, MiniSat's result file, or bare model literals.
 
-    Lines that are none of these (a solver's banner, statistics) are skipped.
+    Lines that are none of these (a solver's banner, statistics) are skipped. A literal beyond
+    `max_var` or a malformed one ('--5') is an InputError naming the line.
 
     >>> read_answer("c hi\\ns SATISFIABLE\\nv 1 -2\\nv 3 0\\n")
     Answer(status='SAT', model=[1, -2, 3])
@@ -182,11 +225,11 @@ def read_answer(text: str, source: str = "solver output") -> Answer:
         if words[0] == "s":
             status = _status(" ".join(words[1:]), source, lineno)
         elif words[0] == "v":
-            model.extend(_ints(" ".join(words[1:]), source, lineno))
+            model.extend(_ints(" ".join(words[1:]), source, lineno, limit=max_var))
         elif len(words) == 1 and words[0].upper() in _STATUS_WORDS and status is None:
             status = _STATUS_WORDS[words[0].upper()]
         elif all(_is_int(w) for w in words):
-            model.extend(int(w) for w in words)
+            model.extend(_ints(raw, source, lineno, limit=max_var))
     model = [v for v in model if v != 0]
     if status is None:
         if not model:
@@ -198,14 +241,10 @@ def read_answer(text: str, source: str = "solver output") -> Answer:
     return Answer(status, model)
 
 
-def _is_int(word: str) -> bool:
-    return word.lstrip("-").isdigit()
-
-
 def _status(word: str, source: str, lineno: int) -> str:
     key = word.upper().replace(" ", "")
     if key not in _STATUS_WORDS:
-        raise InputError(f"{source} line {lineno}: unknown status {word!r}")
+        raise InputError(f"{source} line {lineno}: unknown status {shown(word)}")
     return _STATUS_WORDS[key]
 
 

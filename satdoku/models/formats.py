@@ -8,14 +8,20 @@ from pathlib import Path
 
 from satdoku.errors import InputError
 from satdoku.fileio import read_text
-from satdoku.models.geometry import Geometry, default_geometry, is_square_size
+from satdoku.models.geometry import Geometry, default_geometry, cut, is_square_size
 from satdoku.models.puzzle import Puzzle, cell_name
 from satdoku.models.verify import given_conflict
 
 BLANK_CHARS = ".0*_-X"
-DIGITS36 = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-HEX = "0123456789ABCDEF"
-LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+# three 64-symbol alphabets; a puzzle of side n uses the first n symbols of one of them
+EXTRA = "@&~^:/?!<>{}"
+UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+DIGITS = "123456789" + UPPER + UPPER.lower() + EXTRA[:3]
+HEX = "0123456789" + UPPER + UPPER.lower() + EXTRA[:2]
+LETTERS = UPPER + UPPER.lower() + EXTRA
+DIGITS36 = DIGITS[:35]
+FOLD_MAX = 35  # sides up to this read lowercase as uppercase (every alphabet is case-free this far)
+MAX_LINE = 65536  # characters in one line of a puzzle file: a 64x64 grid of integers needs about 12,300
 SEPARATOR = re.compile(r"[\s\-+=|]*[+=|][\s\-+=|]*")
 TITLE = re.compile(r"(grid|puzzle|\[)", re.IGNORECASE)
 STYLES = ("line", "grid", "json")
@@ -43,10 +49,19 @@ class _Block:
 def _read_row(lineno: int, line: str) -> _Row:
     body = line.replace("|", " ").strip()
     tokens = [t for t in re.split(r"[\s,;]+", body) if t]
-    ints = tokens if len(tokens) > 1 and all(t.isdigit() or t == "." for t in tokens) else None
+    ints = tokens if len(tokens) > 1 and all(_is_number(t) or t == "." for t in tokens) else None
     chars = [ch for ch in line if not ch.isspace() and ch not in "|,;"]
     bars = len([ch for ch in line.split("|")[0] if not ch.isspace() and ch not in ",;"]) if "|" in line else None
     return _Row(lineno, chars, ints, bars)
+
+
+def _is_number(token: str) -> bool:
+    """True for a run of ASCII digits only (str.isdigit alone also takes '²' and other scripts' digits).
+
+    >>> _is_number("12"), _is_number("²"), _is_number("-1")
+    (True, False, False)
+    """
+    return token.isascii() and token.isdigit()
 
 
 def _is_rule(line: str, block: _Block) -> bool:
@@ -92,42 +107,88 @@ def _cells(rows: list[_Row], numeric: bool) -> list[str]:
     return [t for r in rows for t in ((r.ints or []) if numeric else r.chars)]
 
 
-def _alphabet(symbols: Sequence[str], n: int) -> tuple[str, str]:
-    """The digit alphabet of a character puzzle and its blank characters."""
-    used = set(symbols)
+def _alphabet(symbols: Sequence[str], n: int) -> str:
+    """The digit alphabet of a character puzzle: the first n symbols of DIGITS, HEX or LETTERS.
+
+    HEX when '0' is a digit (the puzzle also has another blank and lacks DIGITS' n-th symbol),
+    LETTERS when no digit 1-9 occurs but a letter does, DIGITS otherwise.
+
+    >>> _alphabet(list("0F.."), 16), _alphabet(list("AB.c"), 4), _alphabet(list("zA.."), 30)
+    ('0123456789ABCDEF', '1234', 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcd')
+    """
     if n <= 9:
-        return DIGITS36[:n], BLANK_CHARS
-    if n <= len(HEX) and "0" in used and DIGITS36[n - 1] not in used and used & set(".*_-X"):
-        return HEX[:n], ".*_-X"
-    if not used & set("123456789") and used & set(LETTERS):
-        return LETTERS[:n], BLANK_CHARS
-    return DIGITS36[:n], BLANK_CHARS
+        return DIGITS[:n]
+    raw = set(symbols)
+    upper = {_upper(s) for s in raw}
+    used = upper if n <= FOLD_MAX else raw
+    if "0" in used and used & set(".*_-X") and DIGITS[n - 1] not in used:
+        return HEX[:n]
+    if not used & set("123456789") and upper & set(UPPER):
+        return LETTERS[:n]
+    return DIGITS[:n]
 
 
-def _values(tokens: list[str], n: int, numeric: bool, where: str) -> tuple[tuple[int, ...], str | None]:
-    if numeric:
-        values = []
-        for i, t in enumerate(tokens):
-            v = 0 if t == "." else int(t)
-            if v > n:
-                raise InputError(f"{where}, {cell_name(i, n)}: digit {v} out of range 1-{n}")
-            values.append(v)
-        return tuple(values), None
-    upper = [t.upper() for t in tokens]
-    alphabet, blanks = _alphabet(upper, n)
-    index = {ch: i + 1 for i, ch in enumerate(alphabet)}
+def _upper(symbol: str) -> str:
+    """ASCII letters in upper case; every other symbol as it is (so 'ı' never reads as 'I').
+
+    >>> _upper("a"), _upper("ı")
+    ('A', 'ı')
+    """
+    return symbol.upper() if symbol.isascii() else symbol
+
+
+def _folds(alphabet: str) -> bool:
+    """True when lowercase reads as uppercase: the alphabet has no lowercase symbol of its own.
+
+    >>> _folds(DIGITS[:35]), _folds(DIGITS[:36]), _folds(LETTERS[:26]), _folds(LETTERS[:27])
+    (True, False, True, False)
+    """
+    return not any(ch.islower() for ch in alphabet)
+
+
+def _family(alphabet: str) -> str:
+    """The whole 64-symbol alphabet a puzzle's alphabet is the start of."""
+    return next(full for full in (DIGITS, HEX, LETTERS) if full.startswith(alphabet))
+
+
+def _numbers(tokens: list[str], n: int, where: str) -> tuple[int, ...]:
+    """The cells of an integer-format puzzle: ASCII numbers 0..n, '.' or 0 for a blank."""
     values = []
-    for i, (ch, raw) in enumerate(zip(upper, tokens)):
+    for i, t in enumerate(tokens):
+        digits = "0" if t == "." else t.lstrip("0") or "0"
+        v = int(digits) if len(digits) <= 3 else None  # no int() of thousands of digits
+        if v is None or v > n:
+            raise InputError(f"{where}, {cell_name(i, n)}: digit {cut(t, 12)} out of range 1-{n}")
+        values.append(v)
+    return tuple(values)
+
+
+def _characters(tokens: list[str], n: int, where: str) -> tuple[tuple[int, ...], str]:
+    """The cells of a character puzzle and the alphabet they are written in."""
+    alphabet = _alphabet(tokens, n)
+    fold = _folds(alphabet)
+    index = {ch: i + 1 for i, ch in enumerate(alphabet)}
+    blanks = set(BLANK_CHARS if alphabet[0] != "0" else ".*_-X") | ({"x"} if not fold else set())
+    family = set("0123456789") | (set(_family(alphabet)) if n > 9 else set())
+    values = []
+    for i, raw in enumerate(tokens):
+        ch = _upper(raw) if fold else raw
         if ch in index:
             values.append(index[ch])
         elif ch in blanks:
             values.append(0)
-        elif ch.isdigit() or (n > 9 and ch in DIGITS36):
+        elif ch in family:
             raise InputError(f"{where}, {cell_name(i, n)}: digit {raw!r} out of range for a "
                              f"{n}x{n} grid ({alphabet[0]}-{alphabet[-1]})")
         else:
             raise InputError(f"{where}, {cell_name(i, n)}: unknown character {raw!r}")
     return tuple(values), alphabet
+
+
+def _values(tokens: list[str], n: int, numeric: bool, where: str) -> tuple[tuple[int, ...], str | None]:
+    if numeric:
+        return _numbers(tokens, n, where), None
+    return _characters(tokens, n, where)
 
 
 def _make(tokens: list[str], numeric: bool, geometry: Geometry, where: str) -> Puzzle:
@@ -267,8 +328,11 @@ def parse_puzzle(text: str, box: Geometry | None = None) -> Puzzle:
 
 
 def read_puzzles(path: str, box: Geometry | None = None) -> list[Puzzle]:
-    """Every puzzle in a file, or on standard input when the path is '-'."""
-    text = read_text(path)
+    """Every puzzle in a file, or on standard input when the path is '-'.
+
+    A line longer than MAX_LINE characters, or binary data, is an InputError as soon as it is read.
+    """
+    text = read_text(path, MAX_LINE, "puzzle")
     return parse_puzzles(text, box, "stdin" if path == "-" else Path(path).name)
 
 

@@ -1,6 +1,7 @@
 """Sudoku geometry: box shape, side, cells and houses for any r x c box."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -93,16 +94,51 @@ def default_geometry(n: int) -> Geometry:
     return Geometry(best, n // best)
 
 
+BOX_SHAPE = re.compile(r"\s*([0-9]+)\s*[xX*]\s*([0-9]+)\s*")
+MAX_BOX_DIGITS = 6
+
+
 def parse_box(text: str) -> Geometry:
-    """Read a box shape written as 'RxC'.
+    """Read a box shape written as 'RxC' in ASCII digits ('x', 'X' or '*' between).
 
     >>> parse_box("2x4").n
     8
+    >>> parse_box("²x3")
+    Traceback (most recent call last):
+    ...
+    satdoku.errors.InputError: box shape '²x3': expected RxC, such as 3x3 or 2x4
     """
-    parts = text.lower().replace("*", "x").split("x")
-    if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
-        raise InputError(f"box shape {text!r}: expected RxC, such as 3x3 or 2x4")
-    return Geometry(int(parts[0]), int(parts[1]))
+    match = BOX_SHAPE.fullmatch(text)
+    if not match:
+        raise InputError(f"box shape {shown(text)}: expected RxC, such as 3x3 or 2x4")
+    rows, cols = (_box_side(part) for part in match.groups())
+    if rows is None or cols is None:
+        raise InputError(f"box shape {shown(text)}: side outside 2..{MAX_SIDE}")
+    return Geometry(rows, cols)
+
+
+def _box_side(digits: str) -> int | None:
+    """An RxC side as an int, or None when it has more digits than any supported side could."""
+    digits = digits.lstrip("0") or "0"
+    return int(digits) if len(digits) <= MAX_BOX_DIGITS else None
+
+
+def cut(text: str, width: int = 24) -> str:
+    """A piece of user input short enough for a one-line message.
+
+    >>> cut("12345", 4)
+    '1...'
+    """
+    return text if len(text) <= width else text[:max(width - 3, 1)] + "..."
+
+
+def shown(text: str, width: int = 24) -> str:
+    """A piece of user input for a one-line message: cut when long, then repr'd (so no newline shows).
+
+    >>> shown("1\\n2")
+    "'1\\\\n2'"
+    """
+    return repr(cut(text, width))
 
 
 def is_square_size(cells: int) -> bool:
