@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 import satdoku.commands
 from satdoku import __version__
+from satdoku.fileio import terminate_raises
 from satdoku.errors import SatdokuError
 
 
@@ -62,7 +63,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help(sys.stderr)
         return 2
     try:
-        return args.run(args)
+        with terminate_raises():  # SIGTERM: cleanups run (temporary folders, partial files, child solvers)
+            return args.run(args)
     except SatdokuError as err:
         print(f"satdoku: {one_line(err)}", file=sys.stderr)
         return err.exit_code

@@ -155,7 +155,7 @@ def test_time_limit_gives_unknown():
 def test_bad_options_and_engines():
     with pytest.raises(BackendUnavailable, match="no engine"):
         get_backend("cpsat:fast")
-    with pytest.raises(BackendUnavailable, match="workers"):
+    with pytest.raises(InputError, match="workers"):
         get_backend("cpsat", workers=0)
     with pytest.raises(BackendUnavailable, match="takes no option --encoding"):
         get_backend("cpsat", encoding="minimal")

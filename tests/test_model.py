@@ -122,3 +122,21 @@ def test_sides_without_a_box_shape() -> None:
     with pytest.raises(InputError, match="side 7 has no box shape"):
         default_geometry(7)
     assert default_geometry(8) == Geometry(2, 4) and Geometry(4, 2).transposed() == Geometry(2, 4)
+
+
+@pytest.mark.parametrize("shape", [(1, 2), (2, 2), (2, 3), (3, 2), (2, 4), (4, 2), (3, 3), (3, 4), (2, 5), (5, 5)])
+def test_houses_are_rows_columns_and_boxes_by_arithmetic(shape: tuple[int, int]) -> None:
+    """`Geometry.houses`, which the verifier reads, against rows, columns and boxes worked out here by
+    arithmetic alone (an independent check of the one list every encoder and the verifier use)."""
+    r, c = shape
+    g = Geometry(r, c)
+    n = g.n
+    rows = {frozenset(i * n + j for j in range(n)) for i in range(n)}
+    cols = {frozenset(i * n + j for i in range(n)) for j in range(n)}
+    boxes = {frozenset((br + i) * n + bc + j for i in range(r) for j in range(c))
+             for br in range(0, n, r) for bc in range(0, n, c)}
+    assert {frozenset(h) for h in g.houses} == rows | cols | boxes
+    assert len(g.houses) == 3 * n == len(g.house_names)
+    for name, cells in zip(g.house_names, g.houses):
+        kind = name.split()[0]
+        assert frozenset(cells) in {"row": rows, "column": cols, "box": boxes}[kind]

@@ -101,3 +101,24 @@ def test_huge_grids_end_by_the_deadline(tmp_path, side, backend) -> None:
     assert done.returncode in (0, 3), done.stderr
     assert seconds < 3 + 1.5, f"{backend} on {side}x{side}: {seconds:.1f} s"
     assert "Traceback" not in done.stderr
+
+
+def test_sigterm_during_an_external_run_leaves_no_temporary_folder(tmp_path) -> None:
+    solver = tmp_path / "slow-solver"
+    solver.write_text("#!/bin/sh\nsleep 30\n")
+    solver.chmod(0o755)
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    puzzle = tmp_path / "p.txt"
+    puzzle.write_text("1000000200400300\n")
+    process = subprocess.Popen([sys.executable, "-m", "satdoku", "solve", str(puzzle), "-b", f"external:{solver}"],
+                               cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               env={**os.environ, "TMPDIR": str(scratch)})
+    deadline = time.monotonic() + 20
+    while not any(scratch.iterdir()) and time.monotonic() < deadline:  # the run has made its folder
+        time.sleep(0.05)
+    assert any(scratch.iterdir())
+    process.terminate()
+    out, err = process.communicate(timeout=20)
+    assert process.returncode == 143 and out == "" and "Traceback" not in err
+    assert list(scratch.iterdir()) == []

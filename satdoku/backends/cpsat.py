@@ -11,9 +11,11 @@ from satdoku.backends.options import options_of
 from satdoku.deadline import Deadline
 from satdoku.encoders.cpsat import CpsatModel, cp_model, encode, encode_matrix
 from satdoku.encoders.givens import givens_fixed
-from satdoku.errors import BackendUnavailable, SolverError
+from satdoku.errors import BackendUnavailable, InputError, SolverError
 from satdoku.models.geometry import Geometry
 from satdoku.models.puzzle import Grid, Puzzle
+
+MAX_WORKERS = 1024  # search workers CP-SAT is given at most
 
 STATUSES = {
     cp_model.OPTIMAL: Status.SOLVED,
@@ -97,8 +99,8 @@ class CpsatBackend(Backend):
         if self.engine:
             raise BackendUnavailable(f"backend 'cpsat' has no engine {self.engine!r}; write just 'cpsat'")
         workers = self.settings.get("workers", 1)
-        if not isinstance(workers, int) or isinstance(workers, bool) or workers < 1:
-            raise BackendUnavailable(f"cpsat: workers must be a whole number of at least 1, not {workers!r}")
+        if not isinstance(workers, int) or isinstance(workers, bool) or not 1 <= workers <= MAX_WORKERS:
+            raise InputError(f"cpsat: --workers must be a whole number from 1 to {MAX_WORKERS}, not {workers!r}")
         self.workers = workers
         self._models: dict[Geometry, CpsatModel] = {}
         self._solver = make_solver(workers)

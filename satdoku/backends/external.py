@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import subprocess
 import tempfile
 import threading
@@ -108,7 +109,7 @@ def run_solver(program: str, dimacs: Dimacs, time_limit: float | Deadline | None
             args.append(str(result_path))
         try:
             process = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                       stderr=subprocess.PIPE)
+                                       stderr=subprocess.PIPE, start_new_session=True)
         except OSError as err:
             raise BackendUnavailable(f"external solver {program!r} cannot run: {err.strerror or err}") from None
         cap = output_cap(dimacs)
@@ -121,9 +122,7 @@ def run_solver(program: str, dimacs: Dimacs, time_limit: float | Deadline | None
         try:
             timed_out = _wait(process, deadline, over)
         finally:
-            if process.poll() is None:
-                process.kill()
-                process.wait()
+            kill_group(process)
             for reader in readers:
                 reader.join()
             process.stdout.close()
@@ -137,6 +136,17 @@ def run_solver(program: str, dimacs: Dimacs, time_limit: float | Deadline | None
     done = subprocess.CompletedProcess(args, process.returncode, stdout.decode("utf-8", "replace"),
                                        stderr.decode("utf-8", "replace"))
     return _answer(program, done, result_text)
+
+
+def kill_group(process: subprocess.Popen) -> None:
+    """Kill the solver and anything it started (a wrapper script's children hold its pipes open)."""
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    if process.poll() is None:
+        process.kill()
+    process.wait()
 
 
 def _wait(process: subprocess.Popen, deadline: Deadline, over: threading.Event) -> bool:

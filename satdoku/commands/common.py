@@ -13,7 +13,7 @@ from satdoku.models.geometry import Geometry, parse_box
 from satdoku.models.puzzle import Puzzle
 from satdoku.output import STYLES
 
-MAX_COUNT = 10 ** 18  # the largest --limit, --index, --jobs or --workers accepted
+MAX_COUNT = 10 ** 18 - 1  # the largest --limit, --index, --jobs or --workers accepted (18 digits)
 
 
 def seconds(text: str) -> float:
