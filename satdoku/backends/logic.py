@@ -62,8 +62,8 @@ class Layout:
         return self.geometry.n
 
     def kind(self, house: int) -> str:
-        """'row', 'column' or 'box' (the first word of the house's name)."""
-        return self.geometry.house_names[house].split()[0]
+        """'row', 'column' or 'box': techniques that only hold for boxes ask."""
+        return self.geometry.house_kinds[house]
 
 
 @cache

@@ -24,7 +24,6 @@ FOLD_MAX = 35  # sides up to this read lowercase as uppercase (every alphabet is
 MAX_LINE = 65536  # characters in one line of a puzzle file: a 64x64 grid of integers needs about 12,300
 SEPARATOR = re.compile(r"[\s\-+=|]*[+=|][\s\-+=|]*")
 TITLE = re.compile(r"(grid|puzzle|\[)", re.IGNORECASE)
-STYLES = ("line", "grid", "json")
 
 
 @dataclass

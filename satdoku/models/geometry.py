@@ -65,10 +65,19 @@ class Geometry:
         return tuple(rows + cols + [tuple(b) for b in boxes])
 
     @cached_property
+    def house_kinds(self) -> tuple[str, ...]:
+        """The kind of each house of `houses`, in the same order: 'row', 'column', 'box'."""
+        return ("row",) * self.n + ("column",) * self.n + ("box",) * self.n
+
+    @cached_property
     def house_names(self) -> tuple[str, ...]:
-        n = self.n
-        return tuple([f"row {i + 1}" for i in range(n)] + [f"column {i + 1}" for i in range(n)]
-                     + [f"box {i + 1}" for i in range(n)])
+        """Each house as people name it, such as 'row 3' or 'box 7' (numbered within its kind)."""
+        seen: dict[str, int] = {}
+        names = []
+        for kind in self.house_kinds:
+            seen[kind] = seen.get(kind, 0) + 1
+            names.append(f"{kind} {seen[kind]}")
+        return tuple(names)
 
     @cached_property
     def houses_of_cell(self) -> tuple[tuple[int, ...], ...]:

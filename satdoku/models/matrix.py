@@ -8,7 +8,7 @@ boxes).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache, cached_property
+from functools import cache
 
 import numpy as np
 
@@ -71,14 +71,6 @@ class ExactCover:
             return f"cell {cell_name(item, n)}"
         house, d = divmod(item - n * n, n)
         return f"{self.geometry.house_names[house]} digit {d + 1}"
-
-    @cached_property
-    def item_kinds(self) -> np.ndarray:
-        """0 for cell items, then 1 + the house kind (1 row, 2 column, 3 box) for house-digit items."""
-        n = self.n
-        kinds = np.zeros(self.n_items, dtype=np.int8)
-        kinds[n * n:] = 1 + (np.arange(self.n_items - n * n) // (n * n))
-        return kinds
 
     def given_options(self, puzzle: Puzzle) -> list[int]:
         """The options of a puzzle's givens; the puzzle must be of this matrix's geometry.
