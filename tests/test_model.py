@@ -25,13 +25,14 @@ def test_matrix_shape_and_incidence(shape: tuple[int, int]) -> None:
     g = Geometry(*shape)
     n = g.n
     m = exact_cover(g)
-    assert m.option_items.shape == (n ** 3, 4) and m.item_options.shape == (4 * n * n, n)
+    assert len(m.option_items) == n ** 3 and all(len(items) == 4 for items in m.option_items)
+    assert m.n_items == m.n_primary == 4 * n * n and all(len(options) == n for options in m.item_options)
     for o in random.Random(0).sample(range(n ** 3), 50):
         r, c, d = m.placement(o)
         assert o == r * n * n + c * n + d == m.option(r, c, d)
         expected = [r * n + c, n * n + r * n + d, n * n + (n + c) * n + d,
                     n * n + (2 * n + g.box_of(r, c)) * n + d]
-        assert sorted(m.option_items[o].tolist()) == sorted(expected)
+        assert sorted(m.option_items[o]) == sorted(expected)
     for item, options in enumerate(m.item_options):
         assert all(item in m.option_items[o] for o in options)
 
@@ -54,8 +55,8 @@ def test_reduce_by_givens() -> None:
         assert len(options) and not chosen & set(options.tolist())
         assert set(options.tolist()) <= set(reduced.options.tolist())
     # every option left shares no item with a given
-    covered = set(m.option_items[reduced.selected].ravel().tolist())
-    assert not covered & set(m.option_items[reduced.options].ravel().tolist())
+    covered = {i for o in reduced.selected.tolist() for i in m.option_items[o]}
+    assert not covered & {i for o in reduced.options.tolist() for i in m.option_items[o]}
 
 
 def test_reduce_marks_dead_givens() -> None:
@@ -101,7 +102,7 @@ def test_verifier_agrees_with_the_matrix(shape: tuple[int, int], seed: int) -> N
         grid[rng.randrange(g.n_cells)] = rng.randint(1, g.n)
     m = exact_cover(g)
     options = [i * g.n + v - 1 for i, v in enumerate(grid)]
-    counts = np.bincount(m.option_items[options].ravel(), minlength=m.n_items)
+    counts = np.bincount([i for o in options for i in m.option_items[o]], minlength=m.n_items)
     assert is_complete_grid(grid, g) == bool((counts == 1).all())
 
 

@@ -54,18 +54,22 @@ class CoverTables:
     home: list[tuple[int, int]]
     places: list[list[tuple[int, int]]]
     kills: list[tuple[int, ...] | None] = field(repr=False)
+    initial: list[int] = field(repr=False, default_factory=list)  # per slot, the items that have an option there
+    primary: int = 0  # the bits of the items to cover (secondary items need not be)
 
     @classmethod
     def from_matrix(cls, matrix: ExactCover) -> "CoverTables":
-        option_at = matrix.item_options.tolist()
+        option_at = [options.tolist() for options in matrix.item_options]
         places: list[list[tuple[int, int]]] = [[] for _ in range(matrix.n_options)]
         for item, row in enumerate(option_at):
             for slot, option in enumerate(row):
                 places[option].append((item, slot))
-        item_bits = [sum(1 << i for i in items) for items in matrix.option_items.tolist()]
+        item_bits = [sum(1 << i for i in items) for items in matrix.option_items]
         width = max(len(row) for row in option_at)
+        initial = [sum(1 << i for i, row in enumerate(option_at) if len(row) > slot) for slot in range(width)]
         return cls(matrix, len(option_at), width, (1 << len(option_at)) - 1, option_at, item_bits,
-                   [p[0] for p in places], places, [None] * matrix.n_options)
+                   [p[0] for p in places], places, [None] * matrix.n_options, initial,
+                   (1 << matrix.n_primary) - 1)
 
     def kill_masks(self, option: int) -> tuple[int, ...]:
         """Per slot, the bits that stay when `option` is selected (built on first use)."""
@@ -108,7 +112,7 @@ def select(tables: CoverTables, state: State, option: int) -> bool:
 
 def start_state(tables: CoverTables, puzzle: Puzzle) -> State | None:
     """The state once the givens are selected; None when two givens clash."""
-    state = State([tables.full] * tables.width, tables.full, [])
+    state = State(list(tables.initial), tables.primary, [])
     matrix = tables.matrix
     for r, c, d in puzzle.givens():
         if not select(tables, state, matrix.option(r, c, d)):

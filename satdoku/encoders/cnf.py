@@ -124,7 +124,7 @@ def _item_rules(matrix: ExactCover, items: np.ndarray, encoding: str) -> tuple[n
     """For each item, whether the encoding keeps its at-least-one and its at-most-one side."""
     alo_cell, amo_cell, alo_house = _KEEPS[encoding]
     is_cell = items < matrix.n * matrix.n
-    alo = np.where(is_cell, alo_cell, alo_house)
+    alo = np.where(is_cell, alo_cell, alo_house & (items < matrix.n_primary))  # secondary items: at most once
     amo = np.where(is_cell, amo_cell, True)
     return alo, amo
 

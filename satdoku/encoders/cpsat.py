@@ -82,7 +82,8 @@ def variable_name(matrix: ExactCover, option: int) -> str:
 
 
 def encode_matrix(geometry: Geometry, names: bool = True) -> CpsatModel:
-    """The model of a geometry with no givens: a Boolean per option, exactly one per item.
+    """The model of a geometry with no givens: a Boolean per option, exactly one per primary item
+    and at most one per secondary item.
 
     >>> m = encode_matrix(Geometry(2, 2))
     >>> len(m.variables), len(m.model.proto.constraints)
@@ -95,8 +96,9 @@ def encode_matrix(geometry: Geometry, names: bool = True) -> CpsatModel:
         variables = [model.new_bool_var(variable_name(matrix, o)) for o in range(matrix.n_options)]
     else:
         variables = [model.new_bool_var("") for _ in range(matrix.n_options)]
-    for item, options in enumerate(matrix.item_options.tolist()):
-        constraint = model.add_exactly_one([variables[o] for o in options])
+    for item, options in enumerate(matrix.item_options):
+        chosen = [variables[o] for o in options.tolist()]
+        constraint = model.add_exactly_one(chosen) if matrix.is_primary(item) else model.add_at_most_one(chosen)
         if names:
             constraint.with_name(matrix.item_name(item))
     return CpsatModel(model, variables, matrix)

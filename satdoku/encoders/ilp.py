@@ -80,7 +80,9 @@ class IlpModel:
         chosen = np.round(values)
         if np.abs(values - chosen).max() > 1e-4:
             return False
-        if not np.all(chosen[self.matrix.item_options].sum(axis=1) == 1):
+        covered = self.matrix.coverage(chosen)
+        primary = self.matrix.n_primary
+        if not (np.all(covered[:primary] == 1) and np.all(covered[primary:] <= 1)):
             return False
         low = np.array([v.lowBound or 0 for v in self.variables], dtype=float)
         return bool(np.all(chosen >= low))
@@ -137,7 +139,8 @@ def row_name(matrix: ExactCover, item: int) -> str:
 
 
 def encode_matrix(geometry: Geometry) -> IlpModel:
-    """The problem of a geometry with no givens: one binary per option, sum == 1 per item.
+    """The problem of a geometry with no givens: one binary per option, sum == 1 per primary item,
+    sum <= 1 per secondary item.
 
     >>> m = encode_matrix(Geometry(2, 2))
     >>> len(m.variables), m.problem.numConstraints()
@@ -147,9 +150,10 @@ def encode_matrix(geometry: Geometry) -> IlpModel:
     problem = pulp.LpProblem(f"satdoku_{geometry.n}x{geometry.n}", pulp.LpMinimize)
     variables = [problem.add_variable(variable_name(matrix, o), 0, 1, cat=pulp.LpBinary)
                  for o in range(matrix.n_options)]
-    for item, options in enumerate(matrix.item_options.tolist()):
-        row = pulp.LpAffineExpression([(variables[o], 1) for o in options])
-        problem.addConstraint(pulp.LpConstraint(row, pulp.LpConstraintEQ, row_name(matrix, item), 1))
+    for item, options in enumerate(matrix.item_options):
+        row = pulp.LpAffineExpression([(variables[o], 1) for o in options.tolist()])
+        sense = pulp.LpConstraintEQ if matrix.is_primary(item) else pulp.LpConstraintLE
+        problem.addConstraint(pulp.LpConstraint(row, sense, row_name(matrix, item), 1))
     return IlpModel(problem, variables, matrix)
 
 

@@ -10,22 +10,71 @@ from satdoku.errors import InputError
 MAX_SIDE = 64
 
 
-@dataclass(frozen=True)
+# rules that need no data, by the names f-puzzles uses; "x" is both diagonals
+NAMED_RULES = ("diagonal-", "diagonal+", "windoku", "disjointgroups", "antiknight", "antiking", "nonconsecutive")
+RULE_ALIASES = {"x": ("diagonal-", "diagonal+"), "diagonals": ("diagonal-", "diagonal+"),
+                "hyper": ("windoku",), "disjoint": ("disjointgroups",), "anti-knight": ("antiknight",),
+                "anti-king": ("antiking",), "non-consecutive": ("nonconsecutive",)}
+CONFLICT_RULES = ("antiknight", "antiking", "nonconsecutive")
+
+
+@dataclass(frozen=True, repr=False)
 class Geometry:
-    """A grid of side n = box_rows * box_cols, split into n boxes of box_rows x box_cols.
+    """A grid of side n = box_rows * box_cols and its rules: the houses (rows, columns, and boxes or
+    jigsaw `regions`), the named rules (`NAMED_RULES`) and any `extra_regions` (a region of n cells is
+    a house; a smaller one may not repeat a digit).
 
     >>> Geometry(2, 4).n
     8
+    >>> len(Geometry(3, 3, rules=("diagonal-", "diagonal+")).houses)
+    29
     """
 
     box_rows: int
     box_cols: int
+    rules: tuple[str, ...] = ()
+    regions: tuple[tuple[int, ...], ...] | None = None
+    extra_regions: tuple[tuple[int, ...], ...] = ()
 
     def __post_init__(self) -> None:
         if self.box_rows < 1 or self.box_cols < 1:
             raise InputError(f"box {self.box_rows}x{self.box_cols}: both sides must be at least 1")
         if not 2 <= self.n <= MAX_SIDE:
             raise InputError(f"box {self.box_rows}x{self.box_cols}: side {self.n} is outside 2..{MAX_SIDE}")
+        unknown = [r for r in self.rules if r not in NAMED_RULES]
+        if unknown:
+            raise InputError(f"unknown rule {unknown[0]!r}; satdoku knows {', '.join(NAMED_RULES)} (and x)")
+        if self.regions is not None:
+            check_regions(self.regions, self.n)
+        for k, region in enumerate(self.extra_regions, 1):
+            check_extra_region(region, self.n, k)
+        if "windoku" in self.rules and not windows(self.n, self.box_rows, self.box_cols):
+            raise InputError(f"windoku: a {self.label} grid has no room for windows between its boxes")
+        if "disjointgroups" in self.rules and self.regions is not None:
+            raise InputError("disjoint groups need boxes: they are the same position in every box, "
+                             "and jigsaw regions have no positions")
+
+    def __repr__(self) -> str:
+        extra = "".join(f", {name}={getattr(self, name)!r}" for name, empty in
+                        (("rules", ()), ("regions", None), ("extra_regions", ())) if getattr(self, name) != empty)
+        return f"Geometry(box_rows={self.box_rows}, box_cols={self.box_cols}{extra})"
+
+    @property
+    def is_classic(self) -> bool:
+        """True for rows, columns and r x c boxes alone."""
+        return not self.rules and self.regions is None and not self.extra_regions
+
+    def with_rules(self, rules: tuple[str, ...] = (), regions: tuple[tuple[int, ...], ...] | None = None,
+                   extra_regions: tuple[tuple[int, ...], ...] = ()) -> "Geometry":
+        """The same box shape with more rules (names or aliases such as 'x'), regions or extra regions.
+
+        >>> Geometry(2, 2).with_rules(("x",)).rules
+        ('diagonal-', 'diagonal+')
+        """
+        names = canonical_rules(self.rules + tuple(rules))
+        return Geometry(self.box_rows, self.box_cols, names,
+                        self.regions if regions is None else tuple(tuple(r) for r in regions),
+                        self.extra_regions + tuple(tuple(r) for r in extra_regions))
 
     @property
     def n(self) -> int:
@@ -38,8 +87,10 @@ class Geometry:
 
     @property
     def label(self) -> str:
-        """Human label such as '8x8 (2x4 boxes)'."""
-        return f"{self.n}x{self.n} ({self.box_rows}x{self.box_cols} boxes)"
+        """Human label such as '8x8 (2x4 boxes)' or '9x9 (jigsaw regions; diagonal-, antiknight)'."""
+        shape = "jigsaw regions" if self.regions is not None else f"{self.box_rows}x{self.box_cols} boxes"
+        extras = list(self.rules) + ([f"{len(self.extra_regions)} extra regions"] if self.extra_regions else [])
+        return f"{self.n}x{self.n} ({shape}" + (f"; {', '.join(extras)}" if extras else "") + ")"
 
     def box_of(self, r: int, c: int) -> int:
         """Index of the box holding cell (r, c), boxes numbered in reading order.
@@ -50,24 +101,49 @@ class Geometry:
         return (r // self.box_rows) * self.box_rows + c // self.box_cols
 
     def transposed(self) -> "Geometry":
+        """The box shape turned on its side (classic grids: counting by symmetry uses it)."""
         return Geometry(self.box_cols, self.box_rows)
 
     @cached_property
-    def houses(self) -> tuple[tuple[int, ...], ...]:
-        """Every house as a tuple of cell indices (r*n + c): rows, then columns, then boxes."""
+    def boxes(self) -> tuple[tuple[int, ...], ...]:
+        """The n boxes (or jigsaw regions), each as cell indices in reading order."""
+        if self.regions is not None:
+            return tuple(tuple(sorted(region)) for region in self.regions)
         n = self.n
-        rows = [tuple(r * n + c for c in range(n)) for r in range(n)]
-        cols = [tuple(r * n + c for r in range(n)) for c in range(n)]
         boxes: list[list[int]] = [[] for _ in range(n)]
         for r in range(n):
             for c in range(n):
                 boxes[self.box_of(r, c)].append(r * n + c)
-        return tuple(rows + cols + [tuple(b) for b in boxes])
+        return tuple(tuple(b) for b in boxes)
+
+    @cached_property
+    def named_houses(self) -> tuple[tuple[str, tuple[int, ...]], ...]:
+        """Every house with its kind: rows, columns, boxes (or regions), then the rules' own houses."""
+        n = self.n
+        kind = "region" if self.regions is not None else "box"
+        found = [("row", tuple(r * n + c for c in range(n))) for r in range(n)]
+        found += [("column", tuple(r * n + c for r in range(n))) for c in range(n)]
+        found += [(kind, box) for box in self.boxes]
+        if "diagonal-" in self.rules:
+            found.append(("diagonal", tuple(k * n + k for k in range(n))))
+        if "diagonal+" in self.rules:
+            found.append(("anti-diagonal", tuple((n - 1 - k) * n + k for k in range(n))))
+        if "windoku" in self.rules:
+            found += [("window", cells) for cells in windows(n, self.box_rows, self.box_cols)]
+        if "disjointgroups" in self.rules:
+            found += [("disjoint group", tuple(box[k] for box in self.boxes)) for k in range(n)]
+        found += [("extra region", tuple(sorted(r))) for r in self.extra_regions if len(r) == n]
+        return tuple(found)
+
+    @cached_property
+    def houses(self) -> tuple[tuple[int, ...], ...]:
+        """Every house as a tuple of cell indices (r*n + c): rows, columns, boxes, then the rules' houses."""
+        return tuple(cells for _, cells in self.named_houses)
 
     @cached_property
     def house_kinds(self) -> tuple[str, ...]:
-        """The kind of each house of `houses`, in the same order: 'row', 'column', 'box'."""
-        return ("row",) * self.n + ("column",) * self.n + ("box",) * self.n
+        """The kind of each house of `houses`, in the same order: 'row', 'column', 'box', 'diagonal', ..."""
+        return tuple(kind for kind, _ in self.named_houses)
 
     @cached_property
     def house_names(self) -> tuple[str, ...]:
@@ -80,6 +156,40 @@ class Geometry:
         return tuple(names)
 
     @cached_property
+    def at_most_once(self) -> tuple[tuple[int, ...], ...]:
+        """Regions of fewer than n cells that may not repeat a digit (extra regions that are not houses)."""
+        return tuple(tuple(sorted(r)) for r in self.extra_regions if len(r) < self.n)
+
+    @cached_property
+    def conflicts(self) -> tuple[tuple[int, int, int, int], ...]:
+        """Pairs of placements that may not both hold, as (cell, digit, cell, digit) with digits from 0,
+        each pair once (first cell lower): the same digit a knight's or a king's move apart,
+        consecutive digits side by side; pairs already in one house are left to the house."""
+        n = self.n
+        moves: set[tuple[int, int]] = set()
+        if "antiknight" in self.rules:
+            moves |= {(1, 2), (2, 1), (1, -2), (2, -1)}
+        if "antiking" in self.rules:
+            moves |= {(1, 1), (1, -1)}
+        peers = {(a, b) for cells in self.houses for a in cells for b in cells if a < b}
+        out = []
+        for r in range(n):
+            for c in range(n):
+                for dr, dc in sorted(moves):
+                    r2, c2 = r + dr, c + dc
+                    a, b = r * n + c, r2 * n + c2
+                    if 0 <= r2 < n and 0 <= c2 < n and (min(a, b), max(a, b)) not in peers:
+                        out += [(min(a, b), d, max(a, b), d) for d in range(n)]
+        if "nonconsecutive" in self.rules:
+            for r in range(n):
+                for c in range(n):
+                    for r2, c2 in ((r, c + 1), (r + 1, c)):
+                        if r2 < n and c2 < n:
+                            a, b = r * n + c, r2 * n + c2
+                            out += [(a, d, b, d + 1) for d in range(n - 1)] + [(a, d + 1, b, d) for d in range(n - 1)]
+        return tuple(sorted(set(out)))
+
+    @cached_property
     def houses_of_cell(self) -> tuple[tuple[int, ...], ...]:
         """For each cell, the indices of the houses that contain it."""
         out: list[list[int]] = [[] for _ in range(self.n_cells)]
@@ -87,6 +197,56 @@ class Geometry:
             for cell in cells:
                 out[cell].append(h)
         return tuple(tuple(hs) for hs in out)
+
+
+def canonical_rules(names: tuple[str, ...]) -> tuple[str, ...]:
+    """Rule names with aliases expanded, each once, in the order of NAMED_RULES (unknown names kept last).
+
+    >>> canonical_rules(("antiknight", "x", "antiknight"))
+    ('diagonal-', 'diagonal+', 'antiknight')
+    """
+    expanded = [alias for name in names for alias in RULE_ALIASES.get(name.strip().lower(), (name.strip().lower(),))]
+    known = [r for r in NAMED_RULES if r in expanded]
+    return tuple(known + [r for r in dict.fromkeys(expanded) if r not in NAMED_RULES])
+
+
+def windows(n: int, box_rows: int, box_cols: int) -> tuple[tuple[int, ...], ...]:
+    """The windoku (hyper) windows: boxes of the box shape set one cell in from each box edge, with one
+    row or column between windows (9x9: r2-4 and r6-8 by c2-4 and c6-8).
+
+    >>> len(windows(9, 3, 3)), windows(9, 3, 3)[0][:3]
+    (4, (10, 11, 12))
+    """
+    rows = range(1, n - box_rows + 1, box_rows + 1)
+    cols = range(1, n - box_cols + 1, box_cols + 1)
+    return tuple(tuple((r0 + i) * n + c0 + j for i in range(box_rows) for j in range(box_cols))
+                 for r0 in rows for c0 in cols)
+
+
+def check_regions(regions: tuple[tuple[int, ...], ...], n: int) -> None:
+    """Jigsaw regions must be n regions of n cells each, every cell in exactly one."""
+    if len(regions) != n:
+        raise InputError(f"jigsaw: {len(regions)} regions, a {n}x{n} grid needs {n}")
+    seen: dict[int, int] = {}
+    for k, region in enumerate(regions, 1):
+        if len(region) != n:
+            raise InputError(f"jigsaw: region {k} has {len(region)} cells, each needs {n}")
+        for cell in region:
+            if not 0 <= cell < n * n:
+                raise InputError(f"jigsaw: region {k} has a cell outside the {n}x{n} grid")
+            if cell in seen:
+                raise InputError(f"jigsaw: cell r{cell // n + 1}c{cell % n + 1} is in regions {seen[cell]} and {k}")
+            seen[cell] = k
+
+
+def check_extra_region(region: tuple[int, ...], n: int, k: int) -> None:
+    """An extra region holds at most n distinct cells of the grid."""
+    if not 1 <= len(region) <= n:
+        raise InputError(f"extra region {k}: {len(region)} cells; a region holds 1 to {n}")
+    if len(set(region)) != len(region):
+        raise InputError(f"extra region {k} lists a cell twice")
+    if any(not 0 <= cell < n * n for cell in region):
+        raise InputError(f"extra region {k} has a cell outside the {n}x{n} grid")
 
 
 def default_geometry(n: int) -> Geometry:

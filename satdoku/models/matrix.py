@@ -1,14 +1,21 @@
-"""The exact-cover matrix: options are placements (row, col, digit), items are cells and house-digits.
+"""The exact-cover matrix: options are placements (row, col, digit); items are what they cover.
 
 Option o = r*n*n + c*n + d (0-based) is the placement of digit d+1 in cell (r, c); its variable in
-every encoder is o + 1, the usual DIMACS sudoku numbering. Item i < n*n is cell i = r*n + c; item
-n*n + h*n + d is "digit d+1 in house h", houses numbered as in `Geometry.houses` (rows, columns,
-boxes).
+every encoder is o + 1, the usual DIMACS sudoku numbering. The items, in this order:
+
+- primary, covered exactly once: cell i = r*n + c (items 0 .. n*n - 1), then "digit d+1 in house h"
+  (item n*n + h*n + d), houses numbered as in `Geometry.houses` (rows, columns, boxes or regions,
+  then the houses of the rules: diagonals, windows, disjoint groups, extra regions of n cells);
+- secondary, covered at most once (Knuth's secondary items): "digit d+1 in region k" for each
+  at-most-once region of `Geometry.at_most_once`, then one item per conflict of
+  `Geometry.conflicts` (two placements that may not both hold), covered by those two options.
+
+A classic grid has primary items only, numbered as they always were.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 
 import numpy as np
 
@@ -18,16 +25,17 @@ from satdoku.models.puzzle import Grid, Puzzle, cell_name
 
 @dataclass(frozen=True)
 class ExactCover:
-    """The full matrix of a geometry as two dense index arrays.
+    """The full matrix of a geometry: each option's items and each item's options (ragged).
 
     >>> m = exact_cover(Geometry(3, 3))
-    >>> m.n_options, m.n_items, m.option_items.shape
-    (729, 324, (729, 4))
+    >>> m.n_options, m.n_items, m.n_primary, len(m.option_items[0])
+    (729, 324, 324, 4)
     """
 
     geometry: Geometry
-    option_items: np.ndarray
-    item_options: np.ndarray
+    option_items: tuple[tuple[int, ...], ...]
+    item_options: tuple[np.ndarray, ...]
+    n_primary: int
 
     @property
     def n(self) -> int:
@@ -40,6 +48,15 @@ class ExactCover:
     @property
     def n_items(self) -> int:
         return len(self.item_options)
+
+    def is_primary(self, item: int) -> bool:
+        """True for an item covered exactly once (a cell or a house-digit)."""
+        return item < self.n_primary
+
+    @cached_property
+    def item_sizes(self) -> np.ndarray:
+        """The number of options of each item."""
+        return np.array([len(o) for o in self.item_options], dtype=np.int64)
 
     def option(self, r: int, c: int, d: int) -> int:
         """The option of a 0-based placement.
@@ -65,12 +82,19 @@ class ExactCover:
         return f"r{r + 1}c{c + 1}={d + 1}"
 
     def item_name(self, item: int) -> str:
-        """An item as people say it, such as 'cell r1c1' or 'box 4 digit 7'."""
-        n = self.n
+        """An item as people say it, such as 'cell r1c1', 'box 4 digit 7' or 'conflict r1c1=1 r2c3=1'."""
+        n, g = self.n, self.geometry
         if item < n * n:
             return f"cell {cell_name(item, n)}"
-        house, d = divmod(item - n * n, n)
-        return f"{self.geometry.house_names[house]} digit {d + 1}"
+        if item < self.n_primary:
+            house, d = divmod(item - n * n, n)
+            return f"{g.house_names[house]} digit {d + 1}"
+        k = item - self.n_primary
+        if k < len(g.at_most_once) * n:
+            region, d = divmod(k, n)
+            return f"small region {region + 1} digit {d + 1}"
+        a, b = self.item_options[item]
+        return f"conflict {self.option_name(int(a))} {self.option_name(int(b))}"
 
     def given_options(self, puzzle: Puzzle) -> list[int]:
         """The options of a puzzle's givens; the puzzle must be of this matrix's geometry.
@@ -95,30 +119,65 @@ class ExactCover:
             cells[o // n] = o % n + 1
         return tuple(cells)
 
+    def coverage(self, chosen: np.ndarray) -> np.ndarray:
+        """How many chosen options (a 0/1 vector over the options) cover each item."""
+        return np.array([int(chosen[o].sum()) for o in self.item_options], dtype=np.int64)
+
 
 @cache
 def exact_cover(geometry: Geometry) -> ExactCover:
     """The matrix of a geometry, built once and cached."""
+    if geometry.is_classic:
+        return _classic_cover(geometry)
+    n = geometry.n
+    houses = [list(h) for h in geometry.houses_of_cell]
+    regions_of_cell: list[list[int]] = [[] for _ in range(geometry.n_cells)]
+    for k, region in enumerate(geometry.at_most_once):
+        for cell in region:
+            regions_of_cell[cell].append(k)
+    n_primary = n * n + len(geometry.houses) * n
+    first_conflict = n_primary + len(geometry.at_most_once) * n
+    conflicts_of: dict[int, list[int]] = {}
+    for k, (a, da, b, db) in enumerate(geometry.conflicts):
+        for option in (a * n + da, b * n + db):
+            conflicts_of.setdefault(option, []).append(first_conflict + k)
+    option_items = []
+    for o in range(n ** 3):
+        cell, d = divmod(o, n)
+        items = [cell] + [n * n + h * n + d for h in houses[cell]]
+        items += [n_primary + k * n + d for k in regions_of_cell[cell]]
+        items += conflicts_of.get(o, [])
+        option_items.append(tuple(items))
+    n_items = first_conflict + len(geometry.conflicts)
+    per_item: list[list[int]] = [[] for _ in range(n_items)]
+    for o, items in enumerate(option_items):
+        for item in items:
+            per_item[item].append(o)
+    item_options = tuple(np.array(options, dtype=np.int64) for options in per_item)
+    return ExactCover(geometry, tuple(option_items), item_options, n_primary)
+
+
+def _classic_cover(geometry: Geometry) -> ExactCover:
+    """Rows, columns and boxes only: every option covers four items, built with numpy at once."""
     n = geometry.n
     houses = np.array(geometry.houses_of_cell, dtype=np.int64)
     options = np.arange(n ** 3, dtype=np.int64)
     cell, d = options // n, options % n
-    house_items = n * n + houses[cell] * n + d[:, None]
-    option_items = np.column_stack([cell, house_items]).astype(np.int32)
+    option_items = np.column_stack([cell, n * n + houses[cell] * n + d[:, None]])
     order = np.argsort(option_items.ravel(), kind="stable")
     n_items = n * n + len(geometry.houses) * n
-    per_item = option_items.size // n_items
-    item_options = (order // option_items.shape[1]).reshape(-1, per_item).astype(np.int32)
-    return ExactCover(geometry, option_items, item_options)
+    item_options = (order // option_items.shape[1]).reshape(n_items, -1)
+    return ExactCover(geometry, tuple(map(tuple, option_items.tolist())), tuple(item_options), n_items)
 
 
 @dataclass(frozen=True)
 class ReducedCover:
     """What is left of the matrix once the givens are chosen.
 
-    `items` are the items still to cover and `item_options[k]` the options left for `items[k]`;
-    `options` are every option still possible, `selected` the givens' options. `dead` is True when
-    the givens clash or leave some item with no option: the puzzle then has no solution.
+    `items` are the items still open (primary ones to cover, secondary ones that may still be
+    covered) and `item_options[k]` the options left for `items[k]`; `options` are every option still
+    possible, `selected` the givens' options. `dead` is True when the givens clash or leave some
+    primary item with no option: the puzzle then has no solution.
     """
 
     matrix: ExactCover
@@ -131,14 +190,14 @@ class ReducedCover:
     @classmethod
     def from_givens(cls, matrix: ExactCover, puzzle: Puzzle) -> "ReducedCover":
         selected = np.array(matrix.given_options(puzzle), dtype=np.int64)
-        covered = matrix.option_items[selected].ravel()
+        covered = np.array([i for o in selected.tolist() for i in matrix.option_items[o]], dtype=np.int64)
         clash = len(np.unique(covered)) != len(covered)
         alive = np.ones(matrix.n_options, dtype=bool)
-        alive[matrix.item_options[covered].ravel()] = False
+        for item in covered.tolist():
+            alive[matrix.item_options[item]] = False
         open_items = np.ones(matrix.n_items, dtype=bool)
         open_items[covered] = False
         items = np.flatnonzero(open_items)
-        rows = matrix.item_options[items]
-        item_options = tuple(row[alive[row]] for row in rows)
-        dead = clash or any(len(o) == 0 for o in item_options)
+        item_options = tuple(matrix.item_options[i][alive[matrix.item_options[i]]] for i in items.tolist())
+        dead = clash or any(len(o) == 0 for i, o in zip(items.tolist(), item_options) if i < matrix.n_primary)
         return cls(matrix, selected, np.flatnonzero(alive), items, item_options, dead)

@@ -10,8 +10,9 @@ from satdoku.models.puzzle import Puzzle, cell_name
 def solution_problems(grid: Sequence[int], puzzle: Puzzle) -> list[str]:
     """Every reason why `grid` is not a solution of `puzzle` (empty when it is one).
 
-    The rules come from the puzzle's own houses (`Geometry.houses`: rows, columns, boxes and any
-    house a variant adds), each of which must hold every digit 1..n once, and its givens.
+    Each rule is checked from its own definition (rows, columns, boxes by arithmetic, regions as the
+    input listed them, diagonals, windows, knight and king moves, adjacency), never from the lists
+    the encoders are built from (`Geometry.houses`, `Geometry.conflicts`).
     """
     n = puzzle.n
     if len(grid) != n * n:
@@ -20,11 +21,68 @@ def solution_problems(grid: Sequence[int], puzzle: Puzzle) -> list[str]:
                 for i, v in enumerate(grid) if not (isinstance(v, int) and 1 <= v <= n)]
     problems += [f"{cell_name(i, n)} holds {grid[i]} but the given is {g}"
                  for i, g in enumerate(puzzle.cells) if g and grid[i] != g]
+    if problems:
+        return problems
+    rows = [list(grid[r * n:(r + 1) * n]) for r in range(n)]
+    return house_problems(rows, puzzle.geometry) + rule_problems(rows, puzzle.geometry)
+
+
+def house_problems(rows: list[list[int]], g: Geometry) -> list[str]:
+    """Rows, columns, boxes (or the jigsaw regions as the input listed them) and extra regions of n
+    cells must hold every digit; smaller extra regions may not repeat one."""
+    n = g.n
     full = set(range(1, n + 1))
-    for name, cells in zip(puzzle.geometry.house_names, puzzle.geometry.houses):
-        seen = {grid[cell] for cell in cells}
-        if seen != full:
-            problems.append(f"{name} misses digits {sorted(full - seen)}")
+    groups = [(f"row {r + 1}", [(r, c) for c in range(n)]) for r in range(n)]
+    groups += [(f"column {c + 1}", [(r, c) for r in range(n)]) for c in range(n)]
+    if g.regions is not None:
+        groups += [(f"region {k + 1}", [divmod(cell, n) for cell in region]) for k, region in enumerate(g.regions)]
+    else:
+        br, bc = g.box_rows, g.box_cols
+        groups += [(f"box {k + 1}", [((k // br) * br + i, (k % br) * bc + j) for i in range(br) for j in range(bc)])
+                   for k in range(n)]
+    groups += [(f"extra region {k + 1}", [divmod(cell, n) for cell in region])
+               for k, region in enumerate(g.extra_regions)]
+    problems = []
+    for name, cells in groups:
+        values = [rows[r][c] for r, c in cells]
+        if len(cells) == n and set(values) != full:
+            problems.append(f"{name} misses digits {sorted(full - set(values))}")
+        elif len(cells) < n and len(set(values)) != len(values):
+            problems.append(f"{name} repeats a digit")
+    return problems
+
+
+def rule_problems(rows: list[list[int]], g: Geometry) -> list[str]:
+    """Each named rule, checked from its own definition on the grid's coordinates."""
+    n = g.n
+    full = set(range(1, n + 1))
+    problems = []
+    lines = {"diagonal-": [(k, k) for k in range(n)], "diagonal+": [(n - 1 - k, k) for k in range(n)]}
+    for rule, cells in lines.items():
+        if rule in g.rules and {rows[r][c] for r, c in cells} != full:
+            problems.append(f"the {'main' if rule == 'diagonal-' else 'anti'}-diagonal misses a digit")
+    if "windoku" in g.rules:
+        for r0 in range(1, n - g.box_rows + 1, g.box_rows + 1):
+            for c0 in range(1, n - g.box_cols + 1, g.box_cols + 1):
+                window = {rows[r0 + i][c0 + j] for i in range(g.box_rows) for j in range(g.box_cols)}
+                if window != full:
+                    problems.append(f"the window at r{r0 + 1}c{c0 + 1} misses a digit")
+    if "disjointgroups" in g.rules:
+        for i in range(g.box_rows):
+            for j in range(g.box_cols):
+                group = {rows[br + i][bc + j] for br in range(0, n, g.box_rows) for bc in range(0, n, g.box_cols)}
+                if group != full:
+                    problems.append(f"disjoint group {i * g.box_cols + j + 1} misses a digit")
+    steps = {"antiknight": [(1, 2), (2, 1), (1, -2), (2, -1)], "antiking": [(1, 1), (1, -1)]}
+    for rule, moves in steps.items():
+        if rule in g.rules:
+            problems += [f"{rule}: r{r + 1}c{c + 1} and r{r + dr + 1}c{c + dc + 1} both hold {rows[r][c]}"
+                         for r in range(n) for c in range(n) for dr, dc in moves
+                         if 0 <= r + dr < n and 0 <= c + dc < n and rows[r][c] == rows[r + dr][c + dc]]
+    if "nonconsecutive" in g.rules:
+        problems += [f"nonconsecutive: r{r + 1}c{c + 1} and r{r2 + 1}c{c2 + 1} hold {rows[r][c]} and {rows[r2][c2]}"
+                     for r in range(n) for c in range(n) for r2, c2 in ((r, c + 1), (r + 1, c))
+                     if r2 < n and c2 < n and abs(rows[r][c] - rows[r2][c2]) == 1]
     return problems
 
 

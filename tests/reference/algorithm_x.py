@@ -15,8 +15,10 @@ Option = Hashable
 
 
 def algorithm_x(items: dict[Item, set[Option]], option_items: dict[Option, list[Item]],
-                chosen: list[Option] | None = None) -> Iterator[list[Option]]:
+                chosen: list[Option] | None = None, secondary: frozenset = frozenset()) -> Iterator[list[Option]]:
     """Every exact cover of `items` (item -> its options), each a list of options; edits `items` while it runs.
+
+    Items in `secondary` need not be covered, but never twice (Knuth's secondary items).
 
     >>> items = {1: {"A", "B"}, 2: {"B", "C"}, 3: {"A", "C"}, 4: {"D"}}
     >>> options = {"A": [1, 3], "B": [1, 2], "C": [2, 3], "D": [4], "E": [1, 2, 3, 4]}
@@ -25,14 +27,15 @@ def algorithm_x(items: dict[Item, set[Option]], option_items: dict[Option, list[
     [['E']]
     """
     chosen = [] if chosen is None else chosen
-    if not items:
+    primary = [i for i in items if i not in secondary]
+    if not primary:
         yield list(chosen)
         return
-    item = min(items, key=lambda i: len(items[i]))
+    item = min(primary, key=lambda i: len(items[i]))
     for option in list(items[item]):
         chosen.append(option)
         removed = select(items, option_items, option)
-        yield from algorithm_x(items, option_items, chosen)
+        yield from algorithm_x(items, option_items, chosen, secondary)
         deselect(items, option_items, option, removed)
         chosen.pop()
 
@@ -65,8 +68,10 @@ def reduced_covers(reduced: ReducedCover) -> Iterator[list[int]]:
     if reduced.dead:
         return
     alive = set(reduced.options.tolist())
-    option_items = {o: [i for i in reduced.matrix.option_items[o].tolist()] for o in alive}
+    open_items = set(reduced.items.tolist())
+    option_items = {o: [i for i in reduced.matrix.option_items[o] if i in open_items] for o in alive}
     items = {int(i): set(opts.tolist()) for i, opts in zip(reduced.items, reduced.item_options)}
+    secondary = frozenset(i for i in items if i >= reduced.matrix.n_primary)
     givens = reduced.selected.tolist()
-    for cover in algorithm_x(items, option_items):
+    for cover in algorithm_x(items, option_items, secondary=secondary):
         yield givens + cover
