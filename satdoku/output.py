@@ -18,6 +18,7 @@ from satdoku.comparison import PuzzleRecord
 from satdoku.errors import EXIT_NO_SOLUTION, EXIT_OK, EXIT_TIME_LIMIT
 from satdoku.fileio import atomic_write
 from satdoku.models.formats import format_cells, format_line
+from satdoku.models.geometry import Geometry
 from satdoku.models.puzzle import Grid, Puzzle, cell_name
 from satdoku.verified import Solutions, verdict
 
@@ -149,12 +150,27 @@ def grid_report(report: Report) -> str:
     return text_report(report, "grid")
 
 
+def geometry_record(g: Geometry) -> dict:
+    """The geometry as JSON: side and box shape, and the rules when it has any.
+
+    >>> geometry_record(Geometry(2, 2).with_rules(("x",)))
+    {'n': 4, 'box_rows': 2, 'box_cols': 2, 'rules': ['diagonal-', 'diagonal+']}
+    """
+    record: dict = {"n": g.n, "box_rows": g.box_rows, "box_cols": g.box_cols}
+    if g.rules:
+        record["rules"] = list(g.rules)
+    if g.regions is not None:
+        record["regions"] = [list(region) for region in g.regions]
+    if g.extra_regions:
+        record["extra_regions"] = [list(region) for region in g.extra_regions]
+    return record
+
+
 def json_report(report: Report) -> str:
     """A Report as one JSON object on one line."""
     puzzle = report.puzzle
     g = puzzle.geometry
-    record: dict = {"source": puzzle.source,
-                    "geometry": {"n": g.n, "box_rows": g.box_rows, "box_cols": g.box_cols},
+    record: dict = {"source": puzzle.source, "geometry": geometry_record(g),
                     "puzzle": format_line(puzzle.cells, puzzle), "givens": puzzle.n_givens}
     solutions = [format_line(grid, puzzle) for grid in report.grids]
     if report.kind == "count":

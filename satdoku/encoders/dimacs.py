@@ -15,7 +15,7 @@ from satdoku.deadline import Deadline
 from satdoku.encoders.cnf import BLOCK_CLAUSES, DEFAULT_AMO, DEFAULT_ENCODING, VarMap, check_choice, encode
 from satdoku.errors import InputError
 from satdoku.models.formats import format_line
-from satdoku.models.geometry import cut, shown
+from satdoku.models.geometry import Geometry, cut, shown
 from satdoku.models.puzzle import Puzzle
 
 DIMACS_GIVENS = ("units", "simplify")
@@ -161,7 +161,7 @@ def _describe(puzzle: Puzzle, varmap: VarMap, encoding: str, amo: str, givens: s
     p = varmap.n_placements
     lines = [f"satdoku: a {g.label} sudoku as CNF",
              f"puzzle: {format_line(puzzle.cells, puzzle)}" + (f" ({puzzle.source})" if puzzle.source else ""),
-             f"geometry: n={n} box={g.box_rows}x{g.box_cols}",
+             f"geometry: n={n} box={g.box_rows}x{g.box_cols}" + _rules_comment(g),
              f"encoding: {encoding}, at-most-one: {amo}, givens: {givens} ({puzzle.n_givens} givens)",
              f"numbering: variable v = r*{n * n} + c*{n} + d + 1 is digit d+1 in row r+1, column c+1 "
              f"(r, c, d from 0); 1..{p} are placements"
@@ -173,6 +173,13 @@ def _describe(puzzle: Puzzle, varmap: VarMap, encoding: str, amo: str, givens: s
         matrix = varmap.matrix
         lines += [f"name {o + 1} {matrix.option_name(o)}" for o in range(p)]
     return lines
+
+
+def _rules_comment(g: Geometry) -> str:
+    """The variant rules a formula also encodes, for its `c geometry` line ('' for a classic grid)."""
+    parts = list(g.rules) + (["jigsaw regions"] if g.regions is not None else []) + \
+        ([f"{len(g.extra_regions)} extra regions"] if g.extra_regions else [])
+    return f" rules={','.join(p.replace(' ', '_') for p in parts)}" if parts else ""
 
 
 def dimacs_for(puzzle: Puzzle, encoding: str = DEFAULT_ENCODING, amo: str = DEFAULT_AMO,
