@@ -9,10 +9,12 @@ recursion limit, and it looks at the clock every few thousand placements for the
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import cache
 
 from satdoku.backends.base import BuiltinBackend, Result, answer, out_of_time
 from satdoku.deadline import Deadline
 from satdoku.errors import TimeLimitReached
+from satdoku.models.geometry import Geometry
 from satdoku.models.puzzle import Grid, Puzzle
 from satdoku.models.verify import given_conflict
 
@@ -29,8 +31,9 @@ def fill(puzzle: Puzzle, deadline: Deadline | None = None, stats: dict | None = 
     if given_conflict(puzzle):
         return
     n, cells = puzzle.n, list(puzzle.cells)
-    houses_of_cell = puzzle.geometry.houses_of_cell
-    used = [0] * len(puzzle.geometry.houses)  # per house, bit d-1 set when digit d is in it
+    houses_of_cell, n_groups = groups_of_cells(puzzle.geometry)
+    partners = puzzle.geometry.conflict_partners
+    used = [0] * n_groups  # per house or small region, bit d-1 set when digit d is in it
     for cell, digit in enumerate(cells):
         if digit:
             for h in houses_of_cell[cell]:
@@ -52,6 +55,9 @@ def fill(puzzle: Puzzle, deadline: Deadline | None = None, stats: dict | None = 
             blocked = 0
             for h in houses:
                 blocked |= used[h]
+            for bit, other, value in partners[cell]:  # variants: a conflicting placement elsewhere
+                if cells[other] == value:
+                    blocked |= bit
             if digit:  # coming back: take the digit out, then look only above it
                 bit = 1 << (digit - 1)
                 for h in houses:
@@ -72,6 +78,17 @@ def fill(puzzle: Puzzle, deadline: Deadline | None = None, stats: dict | None = 
             k += 1
     finally:
         stats["placements"] = placements
+
+
+@cache
+def groups_of_cells(geometry: Geometry) -> tuple[tuple[tuple[int, ...], ...], int]:
+    """For each cell, its houses and small regions (numbered after the houses), and how many there are."""
+    n_houses = len(geometry.houses)
+    groups = [list(hs) for hs in geometry.houses_of_cell]
+    for k, region in enumerate(geometry.at_most_once):
+        for cell in region:
+            groups[cell].append(n_houses + k)
+    return tuple(tuple(g) for g in groups), n_houses + len(geometry.at_most_once)
 
 
 class BacktrackBackend(BuiltinBackend):

@@ -70,7 +70,11 @@ class Layout:
 def layout(geometry: Geometry) -> Layout:
     """The layout of a geometry, built once."""
     houses = geometry.houses
-    peers = tuple(tuple(sorted({c for h in geometry.houses_of_cell[cell] for c in houses[h]} - {cell}))
+    small = [set() for _ in range(geometry.n_cells)]  # small regions: no digit twice either
+    for region in geometry.at_most_once:
+        for cell in region:
+            small[cell] |= set(region)
+    peers = tuple(tuple(sorted(({c for h in geometry.houses_of_cell[cell] for c in houses[h]} | small[cell]) - {cell}))
                   for cell in range(geometry.n_cells))
     crossings = []
     for a, cells_a in enumerate(houses):
@@ -117,6 +121,11 @@ class Board:
                 self.candidates[peer] &= ~bit
                 if not self.candidates[peer]:
                     raise Contradiction(f"{self.name(peer)} has no candidate left")
+        for own, other, value in self.layout.geometry.conflict_partners[cell]:  # variants' conflicts
+            if own == bit:
+                if self.values[other] == value:
+                    raise Contradiction(f"{self.name(cell)}={digit} and {self.name(other)}={value} break a rule")
+                self.remove([other], 1 << (value - 1))
 
     def remove(self, cells: list[int], mask: int) -> list[int]:
         """Take the digits of `mask` out of open cells; the cells that lost some."""

@@ -190,6 +190,12 @@ class Geometry:
         return tuple(sorted(set(out)))
 
     @cached_property
+    def conflict_partners(self) -> tuple[tuple[tuple[int, int, int], ...], ...]:
+        """For each cell, (bit of its digit, other cell, other's digit 1..n) per conflict: the cell may not
+        hold that digit while the other cell holds that one (empty tuples for a classic grid)."""
+        return _partners(self.conflicts, self.n_cells)
+
+    @cached_property
     def houses_of_cell(self) -> tuple[tuple[int, ...], ...]:
         """For each cell, the indices of the houses that contain it."""
         out: list[list[int]] = [[] for _ in range(self.n_cells)]
@@ -197,6 +203,15 @@ class Geometry:
             for cell in cells:
                 out[cell].append(h)
         return tuple(tuple(hs) for hs in out)
+
+
+def _partners(conflicts: tuple[tuple[int, int, int, int], ...], n_cells: int) -> tuple[tuple[tuple[int, int, int], ...], ...]:
+    """Per cell, (bit of its digit, other cell, other cell's digit 1..n) for each conflict it is in."""
+    partners: list[list[tuple[int, int, int]]] = [[] for _ in range(n_cells)]
+    for a, da, b, db in conflicts:
+        partners[a].append((1 << da, b, db + 1))
+        partners[b].append((1 << db, a, da + 1))
+    return tuple(tuple(p) for p in partners)
 
 
 def canonical_rules(names: tuple[str, ...]) -> tuple[str, ...]:

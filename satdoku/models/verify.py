@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from satdoku.models.geometry import Geometry
+from satdoku.models.geometry import CONFLICT_RULES, Geometry
 from satdoku.models.puzzle import Puzzle, cell_name
 
 
@@ -103,17 +103,26 @@ def is_complete_grid(grid: Sequence[int], geometry: Geometry) -> bool:
 
 
 def given_conflict(puzzle: Puzzle) -> str | None:
-    """The first pair of equal givens sharing a house, as a message, or None.
+    """The first pair of givens that break a rule together (equal in a house or a small region, or a
+    conflict of the rules), as a message, or None. Used to refuse contradictory input.
 
     >>> from satdoku.models.geometry import Geometry
     >>> given_conflict(Puzzle(Geometry(2, 2), (1, 1) + (0,) * 14))
     'digit 1 twice in row 1: r1c1 and r1c2'
+    >>> given_conflict(Puzzle(Geometry(2, 2, rules=("diagonal-",)), (1,) + (0,) * 9 + (1,) + (0,) * 5))
+    'digit 1 twice in diagonal 1: r1c1 and r3c3'
     """
-    n = puzzle.n
-    for name, cells in zip(puzzle.geometry.house_names, puzzle.geometry.houses):
+    n, g, cells = puzzle.n, puzzle.geometry, puzzle.cells
+    groups = list(zip(g.house_names, g.houses)) + [(f"small region {k + 1}", region)
+                                                   for k, region in enumerate(g.at_most_once)]
+    for a, da, b, db in g.conflicts:
+        if cells[a] == da + 1 and cells[b] == db + 1:
+            return (f"{cell_name(a, n)}={da + 1} and {cell_name(b, n)}={db + 1} break the rules "
+                    f"({', '.join(r for r in g.rules if r in CONFLICT_RULES)})")
+    for name, house in groups:
         seen: dict[int, int] = {}
-        for cell in cells:
-            v = puzzle.cells[cell]
+        for cell in house:
+            v = cells[cell]
             if not v:
                 continue
             if v in seen:
