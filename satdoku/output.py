@@ -1,7 +1,9 @@
-"""What the commands print: one Report per puzzle, written in a style (line, grid, json).
+"""What the commands print: one Report per puzzle, written in a style (line, grid, json, svg).
 
 Every command builds Reports and hands them to `write_reports`; a style is one function from a
 Report to text (`STYLE_WRITERS`), so a new style is one function here, not an edit of each command.
+A style that makes one document of the whole run (svg: one sheet) also has a function from all the
+Reports to text (`SHEET_WRITERS`), which `write_reports` calls once at the end.
 """
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from typing import TextIO
 
 from satdoku.backends.base import Status
 from satdoku.comparison import PuzzleRecord
+from satdoku.drawing import SheetItem, sheet_svg
 from satdoku.errors import EXIT_NO_SOLUTION, EXIT_OK, EXIT_TIME_LIMIT
 from satdoku.fileio import atomic_write
 from satdoku.models.formats import format_cells, format_line
@@ -22,7 +25,7 @@ from satdoku.models.geometry import Geometry
 from satdoku.models.puzzle import Grid, Puzzle, cell_name
 from satdoku.verified import Solutions, verdict
 
-STYLES = ("line", "grid", "json")
+STYLES = ("line", "grid", "json", "svg")
 KINDS = ("solve", "solutions", "count", "check")
 
 
@@ -211,28 +214,80 @@ class ProgressLine:
             self.stream.flush()
 
 
-STYLE_WRITERS: dict[str, Callable[[Report], str]] = {"line": line_report, "grid": grid_report, "json": json_report}
+def report_title(report: Report, index: int) -> str:
+    """How a puzzle is named on a picture: where it was read from, else its number in the run."""
+    return report.puzzle.source or f"puzzle {index + 1}"
+
+
+def report_pictures(report: Report, index: int = 0) -> list[SheetItem]:
+    """The pictures of one Report: each solution, or the puzzle itself (titled with why) when there is none.
+
+    >>> from satdoku.models.formats import parse_puzzle
+    >>> p = parse_puzzle("1......2..4..3..")
+    >>> [title for _, _, title in report_pictures(Report("solve", p, Status.NO_SOLUTION, "dlx", 0.0))]
+    ['line 1: no solution']
+    """
+    name, puzzle, grids = report_title(report, index), report.puzzle, report.grids
+    if report.kind == "check":
+        word = report.verdict
+        if word == "unknown":
+            word = status_text(report.status, report.time_limit)
+        if word == "multiple":
+            word = f"multiple (differ in {len(differing_cells(grids, puzzle.n))} cells)"
+    elif report.kind == "count":
+        word = "count " + count_text(report.count or 0, report.limit, report.time_limit, report.timed_out)
+    else:
+        word = status_text(report.status, report.time_limit)
+    if not grids:
+        return [(puzzle, None, f"{name}: {word}")]
+    if len(grids) == 1:
+        return [(puzzle, grids[0], f"{name}: {word}")]
+    return [(puzzle, grid, f"{name}: {word}, solution {k} of {len(grids)}") for k, grid in enumerate(grids, 1)]
+
+
+def svg_sheet(reports: Sequence[Report]) -> str:
+    """Every Report's pictures on one SVG sheet."""
+    return sheet_svg([item for k, report in enumerate(reports) for item in report_pictures(report, k)])
+
+
+def svg_report(report: Report) -> str:
+    """A Report as an SVG document of its own."""
+    return svg_sheet([report])
+
+
+STYLE_WRITERS: dict[str, Callable[[Report], str]] = {"line": line_report, "grid": grid_report, "json": json_report,
+                                                     "svg": svg_report}
+# styles whose whole run is one document, written once all the Reports are in
+SHEET_WRITERS: dict[str, Callable[[Sequence[Report]], str]] = {"svg": svg_sheet}
 
 
 def write_reports(reports: Iterable[Report], style: str, out: TextIO | None = None,
                   err: TextIO | None = None) -> int:
     """Print each Report as it comes (blank lines between drawn grids); the run's exit code.
 
-    A time-out also gets one line on stderr, in every style.
+    A sheet style (svg) keeps the Reports and prints one document at the end. A time-out also gets
+    one line on stderr, in every style.
     """
     out = out or sys.stdout
     err = err or sys.stderr
     writer = STYLE_WRITERS[style]
-    codes = []
+    sheet = SHEET_WRITERS.get(style)
+    codes, kept = [], []
     for k, report in enumerate(reports):
-        if style == "grid" and k:
-            out.write("\n")
-        out.write(writer(report) + "\n")
-        out.flush()
+        if sheet is not None:
+            kept.append(report)
+        else:
+            if style == "grid" and k:
+                out.write("\n")
+            out.write(writer(report) + "\n")
+            out.flush()
         if report.timed_out:
             why = f"time limit of {report.time_limit:g} s reached" if report.time_limit else "no answer (unknown)"
             err.write(f"satdoku: {report.puzzle.where}{why}\n")
         codes.append(report.exit_code)
+    if sheet is not None:
+        out.write(sheet(kept))
+        out.flush()
     return run_exit_code(codes)
 
 

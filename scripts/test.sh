@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Set up a fresh machine and run the whole test suite: Debian's SAT/LP solvers, the package, pytest.
+# Set up a fresh machine and run the whole test suite: Debian's SAT/LP solvers and cairo, the package, pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-debs=(minisat cadical glpk-utils)
+# libcairo2 and fonts-dejavu-core: cairosvg renders the SVG pictures (tests/test_drawing.py)
+debs=(minisat cadical glpk-utils libcairo2 fonts-dejavu-core)
 missing=()
 for p in "${debs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then

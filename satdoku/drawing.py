@@ -1,0 +1,362 @@
+"""Pictures of puzzles as SVG: the grid, region borders, the rules' marks and the digits.
+
+Pure string building, no drawing library. A picture shows thin cell lines, thick borders wherever two
+neighbouring cells lie in different boxes or jigsaw regions (and round the grid), both diagonals as
+light lines when the rules have them, shaded windoku windows and extra regions (each extra region its
+own light colour), a small dot per cell coloured by its position in the box for disjoint groups, and a
+legend naming every rule (anti-knight, anti-king and non-consecutive have nothing to draw). Givens are
+bold black, solved digits blue; digits are written in the puzzle's alphabet.
+
+>>> from satdoku.models.puzzle import Puzzle
+>>> from satdoku.models.geometry import Geometry
+>>> svg = puzzle_svg(Puzzle(Geometry(2, 2), (1,) + (0,) * 15), title="4x4 & co")
+>>> svg.startswith("<?xml") and "4x4 &amp; co" in svg and svg.count("<svg") == 1
+True
+"""
+from __future__ import annotations
+
+import colorsys
+import math
+import re
+import textwrap
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from satdoku.models.geometry import Geometry, windows
+from satdoku.models.puzzle import Grid, Puzzle
+
+GIVEN_COLOUR = "#000000"
+SOLVED_COLOUR = "#1f5fbf"
+THIN_COLOUR = "#a0a0a0"
+THICK_COLOUR = "#000000"
+DIAGONAL_COLOUR = "#a9c1e3"
+WINDOW_COLOUR = "#d3e5f8"
+EXTRA_COLOURS = ("#fde0b6", "#d6f0c6", "#f6d2e7", "#e4daf8", "#fbf3a6", "#c9eeee")
+BACKGROUND = "#ffffff"
+TEXT_COLOUR = "#202020"
+FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
+
+PAD = 14
+TITLE_SIZE = 14
+LEGEND_SIZE = 11
+MIN_INNER_WIDTH = 200
+CHAR_WIDTH = 0.6  # average glyph width per font size, for wrapping
+
+RULE_NAMES = {"diagonal-": "main diagonal", "diagonal+": "anti-diagonal", "windoku": "windoku windows (shaded)",
+              "disjointgroups": "disjoint groups (dot colour = position in box)", "antiknight": "anti-knight",
+              "antiking": "anti-king", "nonconsecutive": "non-consecutive"}
+
+SheetItem = tuple[Puzzle, Grid | None, str | None]
+
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+@dataclass(frozen=True)
+class Panel:
+    """One puzzle's picture: SVG elements drawn from the origin, the size they take, and where the
+    grid's top-left corner lies and how large its cells are (for placing things, and for tests)."""
+
+    body: str
+    width: float
+    height: float
+    grid_x: float = 0.0
+    grid_y: float = 0.0
+    cell: int = 0
+
+
+def xml_text(text: str) -> str:
+    """Text made safe for XML content or a quoted attribute, in ASCII (others as character references).
+
+    >>> xml_text('a<b & "c" \u00e9\x01')
+    'a&lt;b &amp; &quot;c&quot; &#233;&#65533;'
+    """
+    text = _NOT_XML.sub("\ufffd", text)
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+    return text.encode("ascii", "xmlcharrefreplace").decode("ascii")
+
+
+def num(value: float) -> str:
+    """A coordinate, short: at most two decimals, no trailing zeros.
+
+    >>> num(3.0), num(2.505), num(-0.25)
+    ('3', '2.5', '-0.25')
+    """
+    text = f"{value:.2f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+def cell_size(n: int) -> int:
+    """Pixels per cell: 36 up to 16x16, smaller for larger grids, never below 16.
+
+    >>> cell_size(9), cell_size(25), cell_size(64)
+    (36, 23, 16)
+    """
+    return max(16, min(36, 576 // n))
+
+
+def thick_width(cell: float) -> float:
+    """Stroke width of region borders and the outer border.
+
+    >>> thick_width(36), thick_width(16)
+    (3.0, 2.0)
+    """
+    return max(2.0, cell / 12)
+
+
+def symbol(value: int, alphabet: str | None) -> str:
+    """A digit as the puzzle writes it: its alphabet's symbol, or the integer.
+
+    >>> symbol(10, "123456789ABCDEFG"), symbol(12, None), symbol(0, None)
+    ('A', '12', '')
+    """
+    if not value:
+        return ""
+    return alphabet[value - 1] if alphabet and value <= len(alphabet) else str(value)
+
+
+def region_owner(g: Geometry) -> list[int]:
+    """For each cell, the index of its box or jigsaw region.
+
+    >>> region_owner(Geometry(1, 2))
+    [0, 0, 1, 1]
+    """
+    owner = [0] * g.n_cells
+    for k, box in enumerate(g.boxes):
+        for cell in box:
+            owner[cell] = k
+    return owner
+
+
+def _merged(segments: Iterable[tuple[int, int]]) -> list[tuple[int, int, int]]:
+    """Unit segments (line, start) on each line joined into runs (line, start, end).
+
+    >>> _merged([(1, 0), (1, 1), (1, 3)])
+    [(1, 0, 2), (1, 3, 4)]
+    """
+    runs: list[tuple[int, int, int]] = []
+    for line, start in sorted(segments):
+        if runs and runs[-1][0] == line and runs[-1][2] == start:
+            runs[-1] = (line, runs[-1][1], start + 1)
+        else:
+            runs.append((line, start, start + 1))
+    return runs
+
+
+def border_runs(g: Geometry) -> tuple[list[tuple[int, int, int]], list[tuple[int, int, int]]]:
+    """The inner borders between different regions, in cell units: vertical runs (x, y0, y1) and
+    horizontal runs (y, x0, x1).
+
+    >>> border_runs(Geometry(2, 2))
+    ([(2, 0, 4)], [(2, 0, 4)])
+    """
+    n, owner = g.n, region_owner(g)
+    vertical = [(c + 1, r) for r in range(n) for c in range(n - 1) if owner[r * n + c] != owner[r * n + c + 1]]
+    horizontal = [(r + 1, c) for r in range(n - 1) for c in range(n) if owner[r * n + c] != owner[(r + 1) * n + c]]
+    return _merged(vertical), _merged(horizontal)
+
+
+def shaded_cells(g: Geometry) -> dict[int, list[str]]:
+    """Each shaded cell's colours: windoku windows, then each extra region in its own colour."""
+    shades: dict[int, list[str]] = {}
+    groups: list[tuple[tuple[int, ...], str]] = []
+    if "windoku" in g.rules:
+        groups += [(cells, WINDOW_COLOUR) for cells in windows(g.n, g.box_rows, g.box_cols)]
+    groups += [(cells, EXTRA_COLOURS[k % len(EXTRA_COLOURS)]) for k, cells in enumerate(g.extra_regions)]
+    for cells, colour in groups:
+        for cell in cells:
+            shades.setdefault(cell, []).append(colour)
+    return shades
+
+
+def position_colour(k: int, n: int) -> str:
+    """A distinct mid-tone colour for position k of n in a box (disjoint groups).
+
+    >>> position_colour(0, 9)
+    '#d63838'
+    """
+    red, green, blue = colorsys.hls_to_rgb(k / n, 0.53, 0.66)
+    return "#" + "".join(f"{round(255 * part):02x}" for part in (red, green, blue))
+
+
+def legend_text(g: Geometry) -> str:
+    """The rules in words, boxes or jigsaw regions first.
+
+    >>> legend_text(Geometry(3, 3).with_rules(("x", "antiknight")))
+    'Rules: 3x3 boxes, diagonals (X), anti-knight'
+    """
+    items = ["jigsaw regions" if g.regions is not None else f"{g.box_rows}x{g.box_cols} boxes"]
+    rules = list(g.rules)
+    if "diagonal-" in rules and "diagonal+" in rules:
+        rules.remove("diagonal+")
+        items.append("diagonals (X)")
+        rules.remove("diagonal-")
+    items += [RULE_NAMES.get(rule, rule) for rule in rules]
+    if g.extra_regions:
+        count = len(g.extra_regions)
+        items.append(f"{count} extra region{'s' if count > 1 else ''} (shaded)")
+    return "Rules: " + ", ".join(items)
+
+
+def wrapped(text: str, width: float, size: float) -> list[str]:
+    """Text broken into lines that fit `width` pixels at font `size` (long words broken too).
+
+    >>> wrapped("one anti-king three", 80, 10)
+    ['one anti-king', 'three']
+    """
+    return textwrap.wrap(text, max(4, int(width / (CHAR_WIDTH * size))), break_on_hyphens=False) or [""]
+
+
+def _cell_backgrounds(g: Geometry, cell: float) -> list[str]:
+    """White cells, shaded cells over them (a cell in several shaded regions gets stripes)."""
+    n = g.n
+    out = [f'<rect width="{num(n * cell)}" height="{num(n * cell)}" fill="{BACKGROUND}"/>']
+    for index, colours in sorted(shaded_cells(g).items()):
+        x, y = (index % n) * cell, (index // n) * cell
+        stripe = cell / len(colours)
+        for k, colour in enumerate(colours):
+            out.append(f'<rect x="{num(x + k * stripe)}" y="{num(y)}" width="{num(stripe)}" '
+                       f'height="{num(cell)}" fill="{colour}"/>')
+    return out
+
+
+def _group_dots(g: Geometry, cell: float) -> list[str]:
+    """Disjoint groups: a small dot in each cell's corner, its colour the cell's position in its box."""
+    if "disjointgroups" not in g.rules:
+        return []
+    n, radius = g.n, cell * 0.08
+    out = []
+    for box in g.boxes:
+        for k, index in enumerate(box):
+            cx, cy = (index % n + 0.17) * cell, (index // n + 0.17) * cell
+            out.append(f'<circle cx="{num(cx)}" cy="{num(cy)}" r="{num(radius)}" fill="{position_colour(k, n)}"/>')
+    return out
+
+
+def _diagonals(g: Geometry, cell: float) -> list[str]:
+    """The diagonals the rules have, as light lines corner to corner."""
+    side, width = g.n * cell, num(max(1.5, cell / 14))
+    out = []
+    if "diagonal-" in g.rules:
+        out.append(f'<line x1="0" y1="0" x2="{num(side)}" y2="{num(side)}" stroke="{DIAGONAL_COLOUR}" '
+                   f'stroke-width="{width}"/>')
+    if "diagonal+" in g.rules:
+        out.append(f'<line x1="0" y1="{num(side)}" x2="{num(side)}" y2="0" stroke="{DIAGONAL_COLOUR}" '
+                   f'stroke-width="{width}"/>')
+    return out
+
+
+def _grid_lines(g: Geometry, cell: float) -> list[str]:
+    """Thin lines between all cells, thick borders between regions, the thick outer border."""
+    n, side = g.n, g.n * cell
+    thin = "".join(f"M{num(k * cell)} 0V{num(side)}M0 {num(k * cell)}H{num(side)}" for k in range(1, n))
+    vertical, horizontal = border_runs(g)
+    thick = "".join(f"M{num(x * cell)} {num(y0 * cell)}V{num(y1 * cell)}" for x, y0, y1 in vertical)
+    thick += "".join(f"M{num(x0 * cell)} {num(y * cell)}H{num(x1 * cell)}" for y, x0, x1 in horizontal)
+    width = num(thick_width(cell))
+    out = [f'<path d="{thin}" stroke="{THIN_COLOUR}" stroke-width="1" fill="none"/>'] if thin else []
+    if thick:
+        out.append(f'<path d="{thick}" stroke="{THICK_COLOUR}" stroke-width="{width}" fill="none" '
+                   f'stroke-linecap="square"/>')
+    out.append(f'<rect width="{num(side)}" height="{num(side)}" fill="none" stroke="{THICK_COLOUR}" '
+               f'stroke-width="{width}"/>')
+    return out
+
+
+def digit_size(cell: float, n: int, alphabet: str | None) -> float:
+    """Font size of the digits: one size for the whole grid, so the widest symbol fits its cell.
+
+    >>> digit_size(36, 9, None), digit_size(16, 64, None), digit_size(16, 64, "x" * 64)
+    (22.32, 7.2, 9.92)
+    """
+    widest = max(len(symbol(v, alphabet)) for v in range(1, n + 1))
+    return round(min(cell * 0.62, cell * 0.9 / widest), 2)
+
+
+def _digits(puzzle: Puzzle, grid: Sequence[int] | None, cell: float) -> list[str]:
+    """Givens bold black, solved digits blue, each centred in its cell."""
+    n, alphabet = puzzle.n, puzzle.alphabet
+    values = grid if grid is not None else puzzle.cells
+    size = digit_size(cell, n, alphabet)
+    groups: dict[bool, list[str]] = {True: [], False: []}
+    for index, value in enumerate(values):
+        text = symbol(value, alphabet)
+        if text:
+            x, y = (index % n + 0.5) * cell, (index // n + 0.5) * cell + 0.36 * size
+            groups[bool(puzzle.cells[index])].append(f'<text x="{num(x)}" y="{num(y)}">{xml_text(text)}</text>')
+    out = []
+    for given, colour, weight in ((True, GIVEN_COLOUR, "bold"), (False, SOLVED_COLOUR, "normal")):
+        if groups[given]:
+            out.append(f'<g fill="{colour}" font-weight="{weight}" font-size="{num(size)}" text-anchor="middle">'
+                       + "".join(groups[given]) + "</g>")
+    return out
+
+
+def _text_lines(lines: Sequence[str], x: float, y: float, size: float, extra: str = "") -> tuple[str, float]:
+    """Lines of text from baseline-top y; the elements and the height they take."""
+    step = size * 1.3
+    out = "".join(f'<text x="{num(x)}" y="{num(y + size + k * step)}" font-size="{num(size)}"{extra}>'
+                  f"{xml_text(line)}</text>" for k, line in enumerate(lines))
+    return out, step * len(lines)
+
+
+def panel(puzzle: Puzzle, grid: Sequence[int] | None = None, title: str | None = None) -> Panel:
+    """One puzzle's picture (its solution's when `grid` is given) with a title and the rules' legend."""
+    g = puzzle.geometry
+    cell = cell_size(g.n)
+    side = g.n * cell
+    inner = max(side, MIN_INNER_WIDTH)
+    title_text = title if title is not None else (puzzle.source or f"{g.n}x{g.n} sudoku")
+    top, title_height = _text_lines(wrapped(title_text, inner, TITLE_SIZE), PAD, PAD, TITLE_SIZE,
+                                    f' font-weight="bold" fill="{TEXT_COLOUR}"')
+    # whole pixels plus a half: 1-pixel cell lines then cover exactly one row of pixels
+    grid_y = math.ceil(PAD + title_height + 6) + 0.5
+    grid_x = PAD + (inner - side) // 2 + 0.5
+    layers = _cell_backgrounds(g, cell) + _group_dots(g, cell) + _diagonals(g, cell) + _grid_lines(g, cell)
+    layers += _digits(puzzle, grid, cell)
+    drawing = f'<g transform="translate({num(grid_x)} {num(grid_y)})">' + "".join(layers) + "</g>"
+    legend_y = grid_y + side + 8
+    legend, legend_height = _text_lines(wrapped(legend_text(g), inner, LEGEND_SIZE), PAD, legend_y,
+                                        LEGEND_SIZE, f' fill="{TEXT_COLOUR}"')
+    if grid is not None and any(not given and value for given, value in zip(puzzle.cells, grid)):
+        key_y = legend_y + legend_height + LEGEND_SIZE
+        legend += (f'<text x="{PAD}" y="{num(key_y)}" font-size="{LEGEND_SIZE}" fill="{TEXT_COLOUR}">Digits: '
+                   f'<tspan font-weight="bold" fill="{GIVEN_COLOUR}">given</tspan>, '
+                   f'<tspan fill="{SOLVED_COLOUR}">solved</tspan></text>')
+        legend_height += LEGEND_SIZE * 1.3
+    height = legend_y + legend_height + PAD
+    return Panel(top + drawing + legend, inner + 2 * PAD, height, grid_x, grid_y, cell)
+
+
+def document(panels: Sequence[Panel], columns: int | None = None) -> str:
+    """One SVG document holding the panels in rows of `columns` (about a square sheet by default)."""
+    if not panels:
+        empty = Panel(f'<text x="{PAD}" y="{PAD + TITLE_SIZE}" font-size="{TITLE_SIZE}">no puzzles</text>',
+                      MIN_INNER_WIDTH, TITLE_SIZE + 2 * PAD)
+        panels = [empty]
+    columns = columns or math.ceil(math.sqrt(len(panels)))
+    rows = [panels[k:k + columns] for k in range(0, len(panels), columns)]
+    widths = [max(p.width for p in panels[c::columns]) for c in range(min(columns, len(panels)))]
+    placed, y = [], 0.0
+    for row in rows:
+        x = 0.0
+        for c, p in enumerate(row):
+            placed.append(f'<g transform="translate({num(x)} {num(y)})">{p.body}</g>')
+            x += widths[c]
+        y += max(p.height for p in row)
+    width, height = math.ceil(sum(widths)), math.ceil(y)
+    return ('<?xml version="1.0" encoding="UTF-8"?>\n'
+            f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="{width}" height="{height}" '
+            f'viewBox="0 0 {width} {height}" font-family="{FONT}">\n'
+            f'<rect width="{width}" height="{height}" fill="{BACKGROUND}"/>\n'
+            + "\n".join(placed) + "\n</svg>\n")
+
+
+def puzzle_svg(puzzle: Puzzle, grid: Sequence[int] | None = None, title: str | None = None) -> str:
+    """A puzzle (or its solution, when `grid` is given) as one SVG document."""
+    return document([panel(puzzle, grid, title)])
+
+
+def sheet_svg(items: Iterable[SheetItem | Puzzle], columns: int | None = None) -> str:
+    """Several puzzles on one SVG sheet: items are (puzzle, grid or None, title or None) or puzzles."""
+    panels = [panel(item) if isinstance(item, Puzzle) else panel(*item) for item in items]
+    return document(panels, columns)

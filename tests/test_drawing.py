@@ -1,0 +1,374 @@
+"""`--format svg` and satdoku.drawing: pictures checked in a real renderer (cairosvg -> PNG, then pixels),
+well-formed XML, one document per run, digits in the puzzle's alphabet."""
+from __future__ import annotations
+
+import io
+import os
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from satdoku.cli import main
+from satdoku.drawing import (DIAGONAL_COLOUR, EXTRA_COLOURS, GIVEN_COLOUR, SOLVED_COLOUR, THIN_COLOUR, WINDOW_COLOUR,
+                             Panel, panel, position_colour, puzzle_svg, sheet_svg)
+from satdoku.models.geometry import Geometry, windows
+from satdoku.models.puzzle import Puzzle
+from satdoku.models.verify import is_solution
+from tests.conftest import PUZZLES, REPO
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+# a 9x9 jigsaw X puzzle (regions shuffled from the 3x3 boxes, givens removed while pysat still counted
+# one solution; cpsat counts one too); the README's picture
+JIGSAW = """\
+AAABBCCCC
+AAABBBBCC
+ADADBBFCF
+ADDDBEFCF
+DDEDEEFCF
+GDEEEEFFF
+GGEGHIIII
+GGGGHIHII
+GHHHHHHII"""
+JIGSAW_GIVENS = ".......734.................7....8...6.....5.....6.........91.................3..."
+JIGSAW_SOLUTION = "259816473416935728378142956734568291683279514591624837865791342942387165127453689"
+PICTURE = REPO / "docs" / "jigsaw_x.svg"
+
+
+def jigsaw_x() -> Puzzle:
+    """The jigsaw X puzzle, built directly (its file reader is not ours)."""
+    letters = JIGSAW.replace("\n", "")
+    regions = tuple(tuple(i for i, ch in enumerate(letters) if ch == name) for name in sorted(set(letters)))
+    geometry = Geometry(3, 3).with_rules(("x",), regions=regions)
+    return Puzzle(geometry, tuple(int(ch) if ch != "." else 0 for ch in JIGSAW_GIVENS), source="jigsaw X")
+
+
+def jigsaw_solution() -> tuple[int, ...]:
+    return tuple(int(ch) for ch in JIGSAW_SOLUTION)
+
+
+def readme_picture() -> str:
+    """The README's picture: the jigsaw X puzzle beside its solution, one sheet."""
+    puzzle = jigsaw_x()
+    return sheet_svg([(puzzle, None, "9x9 jigsaw X: the puzzle"), (puzzle, jigsaw_solution(), "its solution")])
+
+
+# --- the renderer ---
+
+@pytest.fixture(scope="module")
+def cairosvg():
+    """cairosvg (pip, the `test` extra; needs Debian's libcairo2): missing is a failure in CI, a skip elsewhere."""
+    try:
+        import cairosvg as module
+    except (ImportError, OSError) as missing:
+        if os.environ.get("CI"):
+            pytest.fail(f"cairosvg is missing ({missing}): scripts/test.sh installs it with the test extra "
+                        "and Debian's libcairo2")
+        pytest.skip(f"cairosvg is not installed: {missing}")
+    return module
+
+
+class Picture:
+    """An SVG rendered to pixels, with helpers that find a panel's cells."""
+
+    def __init__(self, cairosvg, svg: str) -> None:
+        from PIL import Image
+        self.image = Image.open(io.BytesIO(cairosvg.svg2png(bytestring=svg.encode()))).convert("RGB")
+
+    def at(self, x: float, y: float) -> tuple[int, int, int]:
+        return self.image.getpixel((int(x), int(y)))
+
+    def cell_pixels(self, p: Panel, index: int, n: int, inset: float = 0.2) -> list[tuple[int, int, int]]:
+        """The pixels of a cell, `inset` of the cell away from its edges."""
+        r, c = divmod(index, n)
+        x0, y0 = p.grid_x + (c + inset) * p.cell, p.grid_y + (r + inset) * p.cell
+        span = int(p.cell * (1 - 2 * inset))
+        return [self.at(x0 + i, y0 + j) for i in range(span) for j in range(span)]
+
+
+def hex_rgb(colour: str) -> tuple[int, int, int]:
+    return tuple(int(colour[k:k + 2], 16) for k in (1, 3, 5))  # type: ignore[return-value]
+
+
+def near(pixel: tuple[int, int, int], colour: str, tolerance: int = 6) -> bool:
+    return all(abs(a - b) <= tolerance for a, b in zip(pixel, hex_rgb(colour)))
+
+
+def darkness(pixel: tuple[int, int, int]) -> int:
+    return 255 - min(pixel)
+
+
+def is_dark(pixel: tuple[int, int, int]) -> bool:
+    return max(pixel) < 80
+
+
+def is_blue(pixel: tuple[int, int, int]) -> bool:
+    r, g, b = pixel
+    return b > 150 and b - r > 80
+
+
+def svg_size(svg: str) -> tuple[int, int]:
+    root = ET.fromstring(svg)
+    return int(root.get("width")), int(root.get("height"))
+
+
+# --- pixels ---
+
+def test_png_size_is_the_documents_size(cairosvg) -> None:
+    svg = puzzle_svg(jigsaw_x())
+    assert Picture(cairosvg, svg).image.size == svg_size(svg)
+    p = panel(jigsaw_x())
+    assert svg_size(svg) == (round(p.width), round(p.height)) and p.cell == 36
+    assert svg_size(svg)[0] >= 9 * 36
+
+
+def test_given_cells_are_dark_and_empty_cells_white(cairosvg) -> None:
+    puzzle, p = jigsaw_x(), panel(jigsaw_x())
+    picture = Picture(cairosvg, puzzle_svg(puzzle))
+    given = 7  # r1c8 holds 7
+    assert puzzle.cells[given] == 7
+    assert sum(map(is_dark, picture.cell_pixels(p, given, 9))) > 20
+    for empty in (1, 13, 40 - 9):  # r1c2, r2c5, r4c5: no digit, off the diagonals
+        assert puzzle.cells[empty] == 0
+        assert all(px == (255, 255, 255) for px in picture.cell_pixels(p, empty, 9))
+
+
+def test_thick_borders_between_regions_thin_lines_inside(cairosvg) -> None:
+    p = panel(jigsaw_x())
+    picture = Picture(cairosvg, puzzle_svg(jigsaw_x()))
+    x0, y0, cell = p.grid_x, p.grid_y, p.cell
+
+    def darkest_across_vertical(col_line: int, row: int) -> int:
+        y = y0 + (row + 0.5) * cell
+        return max(darkness(picture.at(x0 + col_line * cell + dx, y)) for dx in range(-3, 4))
+
+    # r1c3 (region A) | r1c4 (region B): thick and black, three pixels wide
+    assert all(is_dark(picture.at(x0 + 3 * cell + dx, y0 + 0.5 * cell)) for dx in (-1, 0, 1))
+    # r1c1 | r1c2 are both region A: one thin grey line, lighter than the border, darker than paper
+    thin = darkest_across_vertical(1, 0)
+    assert near(picture.at(x0 + cell, y0 + 0.5 * cell), THIN_COLOUR)
+    assert 40 < thin < darkest_across_vertical(3, 0)
+    # region A reaches down to r3c3 with r2c3, and r3c2 (region D) | r3c3 (region A) is thick
+    assert is_dark(picture.at(x0 + 2 * cell, y0 + 2.5 * cell))
+    # the outer border is thick everywhere, even between cells of one region
+    assert all(is_dark(picture.at(x0 + dx, y0 + 0.5 * cell)) for dx in (-1, 0, 1))
+    assert all(is_dark(picture.at(x0 + 4.5 * cell, y0 + 9 * cell + dy)) for dy in (-1, 0, 1))
+
+
+def test_diagonals_are_light_lines_only_when_the_rules_have_them(cairosvg) -> None:
+    puzzle = jigsaw_x()
+    plain = Puzzle(Geometry(3, 3), puzzle.cells)
+    p = panel(puzzle)
+    on_main = (p.grid_x + 1.3 * p.cell, p.grid_y + 1.3 * p.cell)   # inside r2c2, empty
+    on_anti = (p.grid_x + 7.7 * p.cell, p.grid_y + 1.3 * p.cell)   # inside r2c8, empty
+    assert puzzle.cells[10] == puzzle.cells[16] == 0
+    drawn = Picture(cairosvg, puzzle_svg(puzzle))
+    for x, y in (on_main, on_anti):
+        assert near(drawn.at(x, y), DIAGONAL_COLOUR, 12)
+    bare = Picture(cairosvg, puzzle_svg(plain))
+    assert bare.at(*on_main) == bare.at(*on_anti) == (255, 255, 255)
+
+
+def test_solved_digits_are_blue_givens_black(cairosvg) -> None:
+    puzzle, solution = jigsaw_x(), jigsaw_solution()
+    assert is_solution(solution, puzzle)
+    p = panel(puzzle, solution)
+    picture = Picture(cairosvg, puzzle_svg(puzzle, solution))
+    solved = picture.cell_pixels(p, 1, 9)  # r1c2: 5, solved
+    assert sum(map(is_blue, solved)) > 20
+    assert any(near(px, SOLVED_COLOUR, 20) for px in solved)
+    given = picture.cell_pixels(p, 7, 9)  # r1c8: 7, given
+    assert sum(map(is_dark, given)) > 20 and not any(map(is_blue, given))
+    assert any(near(px, GIVEN_COLOUR, 20) for px in given)
+
+
+def test_windoku_windows_and_extra_regions_are_shaded(cairosvg) -> None:
+    geometry = Geometry(3, 3).with_rules(("windoku",), extra_regions=((0, 1, 9), (72, 73, 74, 75)))
+    puzzle = Puzzle.empty(geometry)
+    p = panel(puzzle)
+    picture = Picture(cairosvg, puzzle_svg(puzzle))
+    window = windows(9, 3, 3)[0]
+    assert 10 in window and 30 in windows(9, 3, 3)[0] + windows(9, 3, 3)[1] + windows(9, 3, 3)[2]
+    assert all(near(px, WINDOW_COLOUR, 2) for px in picture.cell_pixels(p, 10, 9))
+    assert all(near(px, EXTRA_COLOURS[0], 2) for px in picture.cell_pixels(p, 9, 9))
+    assert all(near(px, EXTRA_COLOURS[1], 2) for px in picture.cell_pixels(p, 74, 9))
+    assert EXTRA_COLOURS[0] != EXTRA_COLOURS[1] != WINDOW_COLOUR
+    assert all(px == (255, 255, 255) for px in picture.cell_pixels(p, 4, 9))  # r1c5: in nothing shaded
+
+
+def test_a_cell_in_two_shaded_regions_shows_both_colours(cairosvg) -> None:
+    geometry = Geometry(2, 2).with_rules(extra_regions=((0, 1), (0, 4)))
+    p = panel(Puzzle.empty(geometry))
+    picture = Picture(cairosvg, puzzle_svg(Puzzle.empty(geometry)))
+    y = p.grid_y + 0.5 * p.cell
+    assert near(picture.at(p.grid_x + 0.25 * p.cell, y), EXTRA_COLOURS[0], 2)
+    assert near(picture.at(p.grid_x + 0.75 * p.cell, y), EXTRA_COLOURS[1], 2)
+
+
+def test_disjoint_groups_dot_each_cell_by_its_position_in_the_box(cairosvg) -> None:
+    geometry = Geometry(2, 3).with_rules(("disjointgroups",))
+    p = panel(Puzzle.empty(geometry))
+    picture = Picture(cairosvg, puzzle_svg(Puzzle.empty(geometry)))
+    for box in geometry.boxes:
+        for k, cell in enumerate(box):
+            r, c = divmod(cell, 6)
+            dot = picture.at(p.grid_x + (c + 0.17) * p.cell, p.grid_y + (r + 0.17) * p.cell)
+            assert near(dot, position_colour(k, 6), 10)
+    assert len({position_colour(k, 6) for k in range(6)}) == 6
+
+
+@pytest.mark.parametrize("box_rows, box_cols", [(2, 2), (2, 3), (3, 3), (3, 4), (4, 4), (5, 5), (6, 6), (8, 8)])
+def test_every_side_draws_its_box_borders(cairosvg, box_rows: int, box_cols: int) -> None:
+    geometry = Geometry(box_rows, box_cols)
+    n = geometry.n
+    cells = tuple((r * box_cols + r // box_rows + c) % n + 1 for r in range(n) for c in range(n))
+    puzzle = Puzzle(geometry, (cells[0],) + (0,) * (n * n - 1))
+    svg = puzzle_svg(puzzle, cells)
+    picture = Picture(cairosvg, svg)
+    p = panel(puzzle, cells)
+    assert picture.image.size == svg_size(svg)
+    assert picture.image.size[0] >= n * p.cell >= n * 16
+    mid_row = p.grid_y + 0.5 * p.cell
+    assert is_dark(picture.at(p.grid_x + box_cols * p.cell, mid_row))  # a box border
+    assert not is_dark(picture.at(p.grid_x + p.cell, mid_row))  # a cell line inside the first box
+    assert sum(map(is_dark, picture.cell_pixels(p, 0, n, 0.25))) > 0  # the given
+    assert sum(map(is_blue, picture.cell_pixels(p, 1, n, 0.25))) > 0  # a solved digit
+
+
+# --- the document ---
+
+def test_documents_are_well_formed_xml_with_escaped_titles() -> None:
+    title = 'a <b> & "c" \u00e9\x01 \udcff'
+    svg = puzzle_svg(jigsaw_x(), title=title)
+    root = ET.fromstring(svg)
+    assert root.tag == SVG + "svg"
+    texts = ["".join(t.itertext()) for t in root.iter(SVG + "text")]
+    assert 'a <b> & "c" \u00e9\ufffd \ufffd' in texts
+    assert svg.isascii()
+
+
+def test_legend_names_every_rule() -> None:
+    geometry = Geometry(3, 3).with_rules(("x", "windoku", "disjointgroups", "antiknight", "antiking",
+                                          "nonconsecutive"), extra_regions=((0, 1),))
+    texts = " ".join("".join(t.itertext()) for t in ET.fromstring(puzzle_svg(Puzzle.empty(geometry))).iter(SVG + "text"))
+    for words in ("3x3 boxes", "diagonals (X)", "windoku", "disjoint groups", "anti-knight", "anti-king",
+                  "non-consecutive", "1 extra region"):
+        assert words in texts
+    one = " ".join(ET.fromstring(puzzle_svg(Puzzle.empty(Geometry(2, 2).with_rules(("diagonal+",))))).itertext())
+    assert "anti-diagonal" in one and "diagonals (X)" not in one
+    assert "jigsaw regions" in " ".join(ET.fromstring(puzzle_svg(jigsaw_x())).itertext())
+
+
+def digits_drawn(svg: str) -> list[str]:
+    """The digits in the grid, in drawing order (givens first, then solved ones)."""
+    root = ET.fromstring(svg)
+    return [t.text for g in root.iter(SVG + "g") if g.get("text-anchor") == "middle" for t in g]
+
+
+def test_digits_use_the_puzzles_alphabet() -> None:
+    hexa = Puzzle(Geometry(4, 4), (1, 11, 16) + (0,) * 253, alphabet="0123456789ABCDEF")
+    assert digits_drawn(puzzle_svg(hexa)) == ["0", "A", "F"]
+    letters = "ABCDEFGHIJKLMNOPQRSTUVWXY"
+    big = Puzzle(Geometry(5, 5), (1, 25) + (0,) * 623, alphabet=letters)
+    assert digits_drawn(puzzle_svg(big)) == ["A", "Y"]
+    integers = Puzzle(Geometry(8, 8), (64, 7) + (0,) * 4094)
+    assert digits_drawn(puzzle_svg(integers)) == ["64", "7"]
+
+
+def test_a_sheet_is_one_document_of_panels() -> None:
+    puzzle = jigsaw_x()
+    svg = sheet_svg([(puzzle, None, "one"), (puzzle, jigsaw_solution(), "two"), Puzzle.empty(Geometry(2, 2))])
+    root = ET.fromstring(svg)
+    assert svg.count("<svg") == 1 and svg.count("<?xml") == 1
+    panels = [child for child in root if child.tag == SVG + "g"]
+    assert len(panels) == 3
+    assert ET.fromstring(sheet_svg([])).tag == SVG + "svg"
+
+
+def test_the_readme_picture_is_what_the_code_draws() -> None:
+    """docs/jigsaw_x.svg is regenerated by `python -m tests.test_drawing` when the drawing changes."""
+    assert PICTURE.read_text() == readme_picture()
+    assert "docs/jigsaw_x.svg" in (REPO / "README.md").read_text()
+
+
+# --- the commands ---
+
+def test_solve_format_svg(cairosvg, capsys) -> None:
+    assert main(["solve", str(PUZZLES / "inkala.txt"), "--format", "svg"]) == 0
+    svg = capsys.readouterr().out
+    root = ET.fromstring(svg)
+    assert "inkala.txt lines 2-10: solved" in " ".join(root.itertext())
+    assert len(digits_drawn(svg)) == 81
+    assert Picture(cairosvg, svg).image.size == svg_size(svg)
+
+
+def test_a_run_of_several_puzzles_is_one_svg_sheet(tmp_path, cairosvg, capsys) -> None:
+    path = tmp_path / "three.txt"
+    path.write_text("1...\n...2\n..4.\n.3..\n\n1100000200400300\n\n" + "." * 16 + "\n")
+    code = main(["solve", str(path), "--format", "svg"])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == "" and "contradictory" in err  # a bad puzzle stops the run before any output
+    path.write_text("1...\n...2\n..4.\n.3..\n\n123.\n...4\n....\n....\n\n" + "." * 16 + "\n")
+    assert main(["solve", str(path), "--format", "svg"]) == 1
+    svg = capsys.readouterr().out
+    root = ET.fromstring(svg)
+    assert svg.count("<svg") == 1
+    panels = [child for child in root if child.tag == SVG + "g"]
+    titles = [" ".join(t.text for t in g if t.tag == SVG + "text" and t.get("font-weight") == "bold") for g in panels]
+    assert [t.split(": ")[-1] for t in titles] == ["solved", "no solution", "solved"]
+    assert titles[1].startswith("three.txt lines 6-9")
+    assert Picture(cairosvg, svg).image.size == svg_size(svg)
+
+
+def test_check_unique_draws_its_solution(capsys) -> None:
+    assert main(["check", str(PUZZLES / "example_4x4.txt"), "-f", "svg"]) == 0
+    svg = capsys.readouterr().out
+    root = ET.fromstring(svg)
+    assert [child.tag for child in root].count(SVG + "g") == 1 and len(digits_drawn(svg)) == 16
+    assert "unique" in " ".join(root.itertext())
+
+
+def test_all_solutions_draw_one_panel_each(tmp_path, capsys) -> None:
+    path = tmp_path / "three.txt"
+    path.write_text(".......2..4..3..\n")
+    assert main(["solve", str(path), "--all", "-f", "svg"]) == 0
+    root = ET.fromstring(capsys.readouterr().out)
+    assert len([child for child in root if child.tag == SVG + "g"]) == 3
+    assert "solution 3 of 3" in " ".join(root.itertext())
+
+
+def test_check_multiple_draws_both_solutions(tmp_path, capsys) -> None:
+    path = tmp_path / "two.txt"
+    path.write_text("1.........4..3..\n")
+    assert main(["check", str(path), "-f", "svg"]) == 1
+    root = ET.fromstring(capsys.readouterr().out)
+    panels = [child for child in root if child.tag == SVG + "g"]
+    assert len(panels) == 2
+    assert "multiple (differ in 4 cells), solution 2 of 2" in " ".join(root.itertext())
+
+
+def test_decode_format_svg(tmp_path, capsys) -> None:
+    solution = "812753649943682175675491283154237896369845721287169534521974368438526917796318452"
+    literals = [(i // 9) * 81 + (i % 9) * 9 + int(ch) for i, ch in enumerate(solution)]
+    model = tmp_path / "inkala.model"
+    model.write_text("s SATISFIABLE\nv " + " ".join(map(str, literals)) + " 0\n")
+    assert main(["decode", str(PUZZLES / "inkala.txt"), str(model), "--format", "svg"]) == 0
+    svg = capsys.readouterr().out
+    assert "".join(sorted(digits_drawn(svg))) == "".join(sorted(solution))
+
+
+def test_count_has_no_svg(capsys) -> None:
+    assert main(["count", str(PUZZLES / "example_4x4.txt"), "--format", "svg"]) == 2
+    assert capsys.readouterr().out == ""
+
+
+def test_other_styles_are_unchanged(capsys) -> None:
+    assert main(["solve", str(PUZZLES / "example_4x4.txt"), "-f", "grid"]) == 0
+    assert capsys.readouterr().out == "1 2 | 3 4\n3 4 | 1 2\n----+----\n2 1 | 4 3\n4 3 | 2 1\n"
+
+
+if __name__ == "__main__":
+    PICTURE.parent.mkdir(exist_ok=True)
+    PICTURE.write_text(readme_picture())
+    print(f"wrote {Path(PICTURE).relative_to(REPO)}")
