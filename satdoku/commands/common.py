@@ -8,8 +8,8 @@ from satdoku.backends.options import BACKEND_OPTIONS
 from satdoku.backends.registry import get_backend
 from satdoku.deadline import MAX_TIME_LIMIT, valid_time_limit
 from satdoku.errors import InputError
-from satdoku.models.formats import read_puzzles
-from satdoku.models.geometry import Geometry, parse_box
+from satdoku.models.formats import parse_rules, read_puzzles
+from satdoku.models.geometry import NAMED_RULES, Geometry, parse_box
 from satdoku.models.puzzle import Puzzle
 from satdoku.output import STYLES
 
@@ -43,11 +43,31 @@ def positive_int(text: str) -> int:
     return int(digits)
 
 
+def variant_rules(text: str) -> tuple[str, ...]:
+    """argparse type: rule names or aliases, comma-separated, such as 'x,antiknight'.
+
+    >>> variant_rules("x,antiknight")
+    ('diagonal-', 'diagonal+', 'antiknight')
+    """
+    try:
+        return parse_rules(text)
+    except InputError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
+def add_variant(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--variant", type=variant_rules, metavar="RULES",
+                        help=f"rules added to every puzzle, comma-separated: {', '.join(NAMED_RULES)}, "
+                             f"x (both diagonals)")
+
+
 def add_input(parser: argparse.ArgumentParser) -> None:
-    """FILE (or '-' for stdin) and --box."""
+    """FILE (or '-' for stdin), --box and --variant."""
     parser.add_argument("file", nargs="?", default="-", metavar="FILE",
-                        help="puzzle file, one puzzle per line or drawn grids; '-' or none for stdin")
+                        help="puzzle file: one puzzle per line, drawn grids, the text form with rules, "
+                             "f-puzzles JSON or links; '-' or none for stdin")
     parser.add_argument("--box", metavar="RxC", help="box shape, such as 2x4 (default: the squarest)")
+    add_variant(parser)
 
 
 def add_backend(parser: argparse.ArgumentParser) -> None:
@@ -89,15 +109,16 @@ def add_format(parser: argparse.ArgumentParser, styles: tuple[str, ...] = STYLES
 
 
 def load_puzzles(args: argparse.Namespace) -> list[Puzzle]:
-    """The puzzles named by FILE and --box; every input error is raised before any output."""
+    """The puzzles named by FILE, --box and --variant; every input error is raised before any output."""
     box: Geometry | None = parse_box(args.box) if getattr(args, "box", None) else None
-    return read_puzzles(args.file, box)
+    return read_puzzles(args.file, box, getattr(args, "variant", None) or ())
 
 
 def add_puzzle_input(parser: argparse.ArgumentParser) -> None:
-    """PUZZLE (a file, '-' for stdin), --box and --index: the one puzzle a command works on."""
+    """PUZZLE (a file, '-' for stdin), --box, --variant and --index: the one puzzle a command works on."""
     parser.add_argument("file", metavar="PUZZLE", help="puzzle file ('-' for stdin)")
     parser.add_argument("--box", metavar="RxC", help="box shape, such as 2x4 (default: the squarest)")
+    add_variant(parser)
     parser.add_argument("--index", "-k", type=positive_int, metavar="K",
                         help="which puzzle of a file holding several (1-based)")
 

@@ -1,4 +1,5 @@
-"""`satdoku export`: a puzzle as DIMACS CNF (for any SAT solver), a CP-SAT model, or an LP / MPS file."""
+"""`satdoku export`: a puzzle as DIMACS CNF (for any SAT solver), a CP-SAT model, an LP / MPS file, or as a
+puzzle again: f-puzzles JSON, an f-puzzles link, or satdoku's text form."""
 from __future__ import annotations
 
 import argparse
@@ -9,11 +10,22 @@ from satdoku.encoders.cnf import AMO_KINDS, DEFAULT_AMO, DEFAULT_ENCODING, ENCOD
 from satdoku.encoders.dimacs import DIMACS_GIVENS, dimacs_for
 from satdoku.errors import BackendUnavailable, InputError
 from satdoku.fileio import atomic_write
+from satdoku.models.formats import to_text_form
+from satdoku.models.fpuzzles import to_fpuzzles, to_fpuzzles_link
+from satdoku.models.puzzle import Puzzle
 
 NAME = "export"
-HELP = "write a puzzle as DIMACS CNF, a CP-SAT model, or an LP/MPS file for other solvers"
+HELP = "write a puzzle as DIMACS CNF, a CP-SAT model, an LP/MPS file, f-puzzles JSON or link, or text"
 ORDER = 40
-TARGETS = ("dimacs", "cpsat", "lp", "mps")
+
+
+def _link_line(puzzle: Puzzle) -> str:
+    """An f-puzzles link on a line of its own."""
+    return to_fpuzzles_link(puzzle) + "\n"
+
+
+PUZZLE_TARGETS = {"fpuzzles": to_fpuzzles, "fpuzzles-link": _link_line, "text": to_text_form}
+TARGETS = ("dimacs", "cpsat", "lp", "mps") + tuple(PUZZLE_TARGETS)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -53,7 +65,9 @@ def run(args: argparse.Namespace) -> int:
         atomic_write(args.output, dimacs.to_text())
         return 0
     _check_sat_options(args)
-    if args.to == "cpsat":
+    if args.to in PUZZLE_TARGETS:
+        atomic_write(args.output, PUZZLE_TARGETS[args.to](puzzle))
+    elif args.to == "cpsat":
         _model_exporter("satdoku.encoders.cpsat", "cpsat")(puzzle, args.output)
     else:
         _model_exporter("satdoku.encoders.ilp", args.to)(puzzle, args.output, args.to)

@@ -1,4 +1,5 @@
-"""Reading and writing puzzles: one-line, multi-line grids (.ss, .sdk), integer lists; any size."""
+"""Reading and writing puzzles: one-line, multi-line grids (.ss, .sdk), integer lists, any size; f-puzzles
+JSON and links (`fpuzzles.py`), and the text form: a grid, then `regions:`, `rules:` and `extra:` sections."""
 from __future__ import annotations
 
 import re
@@ -8,7 +9,11 @@ from pathlib import Path
 
 from satdoku.errors import InputError
 from satdoku.fileio import read_text
-from satdoku.models.geometry import Geometry, default_geometry, cut, is_square_size
+from satdoku.models.fpuzzles import (checked, default_boxes, fpuzzles_puzzle, geometry_of_regions, geometry_with,
+                                     is_json_text, is_link, is_packed, link_puzzle, parse_cell, read_json_text,
+                                     unpack)
+from satdoku.models.geometry import (MAX_SIDE, NAMED_RULES, Geometry, canonical_rules, check_extra_region, cut,
+                                     default_geometry, is_square_size, shown)
 from satdoku.models.puzzle import Puzzle, cell_name
 from satdoku.models.verify import given_conflict
 
@@ -22,6 +27,7 @@ LETTERS = UPPER + UPPER.lower() + EXTRA
 DIGITS36 = DIGITS[:35]
 FOLD_MAX = 35  # sides up to this read lowercase as uppercase (every alphabet is case-free this far)
 MAX_LINE = 65536  # characters in one line of a puzzle file: a 64x64 grid of integers needs about 12,300
+JSON_MAX_LINE = 1 << 24  # characters in one line of a .json file (f-puzzles writes the whole object on one)
 SEPARATOR = re.compile(r"[\s\-+=|]*[+=|][\s\-+=|]*")
 TITLE = re.compile(r"(grid|puzzle|\[)", re.IGNORECASE)
 
@@ -35,6 +41,7 @@ class _Row:
     ints: list[str] | None
     bars: int | None = None
     after_rule: bool = False
+    text: str = ""
 
 
 @dataclass
@@ -43,6 +50,7 @@ class _Block:
 
     rows: list[_Row] = field(default_factory=list)
     rules: list[int] = field(default_factory=list)
+    packed: str | None = None  # an f-puzzles link or LZString text, alone on its line
 
 
 def _read_row(lineno: int, line: str) -> _Row:
@@ -51,7 +59,7 @@ def _read_row(lineno: int, line: str) -> _Row:
     ints = tokens if len(tokens) > 1 and all(_is_number(t) or t == "." for t in tokens) else None
     chars = [ch for ch in line if not ch.isspace() and ch not in "|,;"]
     bars = len([ch for ch in line.split("|")[0] if not ch.isspace() and ch not in ",;"]) if "|" in line else None
-    return _Row(lineno, chars, ints, bars)
+    return _Row(lineno, chars, ints, bars, text=line)
 
 
 def _is_number(token: str) -> bool:
@@ -73,9 +81,10 @@ def _is_rule(line: str, block: _Block) -> bool:
     return bool(block.rows) and len(line.replace(" ", "")) != len(block.rows[-1].chars)
 
 
-def _blocks(lines: Iterable[str]) -> list[_Block]:
+def _blocks(lines: Iterable[str], first: int = 1) -> list[_Block]:
+    """Consecutive puzzle lines, split at blank lines (and around links); `first` numbers the first line."""
     blocks, current = [], _Block()
-    for lineno, raw in enumerate(lines, 1):
+    for lineno, raw in enumerate(lines, first):
         line = raw.strip()
         if not line:
             if current.rows:
@@ -83,6 +92,11 @@ def _blocks(lines: Iterable[str]) -> list[_Block]:
             current = _Block()
         elif line.startswith("#") or TITLE.match(line):
             continue
+        elif _is_packed_line(line):
+            if current.rows:
+                blocks.append(current)
+            blocks.append(_Block([_Row(lineno, list(line), None)], packed=line))
+            current = _Block()
         elif _is_rule(line, current):
             current.rules.append(len(current.rows))
         else:
@@ -90,6 +104,24 @@ def _blocks(lines: Iterable[str]) -> list[_Block]:
     if current.rows:
         blocks.append(current)
     return blocks
+
+
+def _is_packed_line(line: str) -> bool:
+    """True for a line holding one f-puzzles link or LZString text (never one of a grid's lengths: such
+    a line is read as a grid first, and as a link only when it is not one).
+
+    >>> _is_packed_line("https://www.f-puzzles.com/?load=N4IgzglgXgpiBcAWAvkA"), _is_packed_line("1" * 16)
+    (True, False)
+    """
+    if " " in line or "\t" in line or _grid_length(len(line)):
+        return False
+    return is_link(line) or is_packed(line)
+
+
+def _grid_length(length: int) -> bool:
+    """True when a one-line grid could have this many characters (n*n for a side n from 4 to 64)."""
+    side = int(round(length ** 0.5))
+    return side * side == length and 4 <= side <= MAX_SIDE
 
 
 def _where(source: str, first: int, last: int | None = None) -> str:
@@ -265,6 +297,8 @@ def _not_a_grid(block: _Block, box: Geometry | None, numeric: bool, source: str)
 
 
 def _puzzles_in_block(block: _Block, box: Geometry | None, source: str) -> list[Puzzle]:
+    if block.packed is not None:
+        return [link_puzzle(block.packed, _where(source, block.rows[0].lineno), box)]
     side = _grid_split(block, box)
     numeric = _numeric_block(block.rows)
     if side is None:
@@ -287,6 +321,18 @@ def _puzzles_in_block(block: _Block, box: Geometry | None, source: str) -> list[
 
 
 def _single_line(row: _Row, box: Geometry | None, source: str) -> Puzzle:
+    """One puzzle on one line; a line that is not a grid but decompresses to f-puzzles JSON is read as one."""
+    try:
+        return _line_grid(row, box, source)
+    except InputError:
+        token = row.text
+        data = unpack(token) if token.isascii() and not any(ch.isspace() for ch in token) else None
+        if not isinstance(data, dict):
+            raise
+        return fpuzzles_puzzle(data, _where(source, row.lineno), box)
+
+
+def _line_grid(row: _Row, box: Geometry | None, source: str) -> Puzzle:
     where = _where(source, row.lineno)
     numeric = _numeric_block([row])
     tokens = row.ints if numeric and row.ints else row.chars
@@ -300,15 +346,43 @@ def _single_line(row: _Row, box: Geometry | None, source: str) -> Puzzle:
     return _make(list(tokens), numeric, _geometry_for(n, box, None, where), where)
 
 
-def parse_puzzles(text: str, box: Geometry | None = None, source: str = "") -> list[Puzzle]:
-    """Every puzzle in a text: one per line, or drawn as grids separated by blank lines.
+def parse_puzzles(text: str, box: Geometry | None = None, source: str = "",
+                  rules: tuple[str, ...] = ()) -> list[Puzzle]:
+    """Every puzzle in a text: one per line, or drawn as grids separated by blank lines, f-puzzles JSON
+    or links, or the text form (a grid, then `regions:`, `rules:`, `extra:`); `rules` are added to each.
 
     >>> [p.n for p in parse_puzzles("1...\\n...2\\n..4.\\n.3..")]
     [4]
+    >>> parse_puzzles("1...\\n...2\\n..4.\\n.3..\\nrules: antiking", rules=("x",))[0].geometry.rules
+    ('diagonal-', 'diagonal+', 'antiking')
     """
-    puzzles = []
-    for block in _blocks(text.splitlines()):
-        puzzles.extend(_puzzles_in_block(block, box, source))
+    if is_json_text(text, source):
+        puzzles = [read_json_text(text, source, box)]
+    elif _has_sections(text):
+        puzzles = _text_form_puzzles(text, box, source)
+    else:
+        puzzles = _plain_puzzles(text, box, source)
+    return _with_variant(puzzles, rules) if rules else puzzles
+
+
+def _with_variant(puzzles: list[Puzzle], rules: tuple[str, ...],
+                  extras: list[tuple[int, str]] | None = None, source: str = "") -> list[Puzzle]:
+    """Each puzzle with the rules and the `extra:` lines added, givens checked; puzzles of one geometry
+    share one new geometry, built once (its houses and conflicts are then computed once)."""
+    made: dict[Geometry, Geometry] = {}
+    out = []
+    for puzzle in puzzles:
+        if puzzle.geometry not in made:
+            regions = tuple(_extra_region(rest, puzzle.n, k, _where(source, lineno))
+                            for k, (lineno, rest) in enumerate(extras or [], len(puzzle.geometry.extra_regions) + 1))
+            made[puzzle.geometry] = geometry_with(puzzle, rules, None, regions)
+        out.append(checked(Puzzle(made[puzzle.geometry], puzzle.cells, puzzle.alphabet, puzzle.source)))
+    return out
+
+
+def _plain_puzzles(text: str, box: Geometry | None, source: str) -> list[Puzzle]:
+    """The puzzles of a text without sections: grids, one-line puzzles and f-puzzles links."""
+    puzzles = _block_puzzles(_blocks(text.splitlines()), box, source)
     if not puzzles:
         raise InputError(f"{source or 'input'}: no puzzle found")
     return puzzles
@@ -326,13 +400,201 @@ def parse_puzzle(text: str, box: Geometry | None = None) -> Puzzle:
     return puzzles[0]
 
 
-def read_puzzles(path: str, box: Geometry | None = None) -> list[Puzzle]:
-    """Every puzzle in a file, or on standard input when the path is '-'.
+# --- the text form: a grid, then `regions:`, `rules:` and `extra:` sections -----------------------------
 
-    A line longer than MAX_LINE characters, or binary data, is an InputError as soon as it is read.
+SECTION = re.compile(r"(regions|rules|extra)\s*:(.*)", re.IGNORECASE)
+
+
+@dataclass
+class _Group:
+    """Puzzle lines of the text form and the sections after them (which apply to each of those puzzles)."""
+
+    grid: list[tuple[int, str]] = field(default_factory=list)
+    regions_at: int | None = None
+    regions: list[tuple[int, str]] = field(default_factory=list)
+    rules: list[tuple[int, str]] = field(default_factory=list)
+    extras: list[tuple[int, str]] = field(default_factory=list)
+
+    @property
+    def first_section(self) -> int | None:
+        """The line of the group's first section, or None when it has none."""
+        lines = [self.regions_at] + [k for k, _ in self.rules + self.extras]
+        return min((k for k in lines if k is not None), default=None)
+
+
+def parse_rules(text: str) -> tuple[str, ...]:
+    """Rule names or aliases separated by spaces or commas, canonical; an unknown name is an InputError.
+
+    >>> parse_rules("x, antiknight")
+    ('diagonal-', 'diagonal+', 'antiknight')
     """
-    text = read_text(path, MAX_LINE, "puzzle")
-    return parse_puzzles(text, box, "stdin" if path == "-" else Path(path).name)
+    names = canonical_rules(tuple(t for t in re.split(r"[\s,;]+", text) if t))
+    unknown = [name for name in names if name not in NAMED_RULES]
+    if unknown:
+        raise InputError(f"unknown rule {shown(unknown[0])}; satdoku knows {', '.join(NAMED_RULES)} (and x)")
+    if not names:
+        raise InputError(f"no rule named; satdoku knows {', '.join(NAMED_RULES)} (and x)")
+    return names
+
+
+def _has_sections(text: str) -> bool:
+    """True when a line of the text opens a `regions:`, `rules:` or `extra:` section."""
+    return ":" in text and any(SECTION.fullmatch(line.strip()) for line in text.splitlines())
+
+
+def _groups(lines: list[str], source: str) -> list[_Group]:
+    """The text form's lines in groups: puzzle lines, then sections; a puzzle line after a section opens
+    the next group. The region map is as many rows as its first row has symbols."""
+    groups, state = [_Group()], "grid"
+    for lineno, raw in enumerate(lines, 1):
+        line, group = raw.strip(), groups[-1]
+        header = SECTION.fullmatch(line)
+        if state == "regions" and header is None:
+            if line and not line.startswith("#"):
+                group.regions.append((lineno, line))
+                state = "sections" if len(group.regions) == _map_width(group) else "regions"
+            continue
+        if state == "regions":
+            raise InputError(_short_map(group, source, lineno))
+        if header:
+            state = _add_section(group, header.group(1).lower(), header.group(2).strip(), lineno, source)
+        elif state == "sections" and line and not line.startswith("#"):
+            groups.append(_Group([(lineno, raw)]))
+            state = "grid"
+        elif state == "grid":
+            group.grid.append((lineno, raw))
+    if state == "regions":
+        raise InputError(_short_map(groups[-1], source, None))
+    return groups
+
+
+def _map_width(group: _Group) -> int:
+    return len("".join(group.regions[0][1].split()))
+
+
+def _short_map(group: _Group, source: str, lineno: int | None) -> str:
+    rows, width = len(group.regions), _map_width(group) if group.regions else 0
+    where = _where(source, group.regions_at or 0)
+    until = f"before line {lineno}" if lineno else "before the end"
+    if not rows:
+        return f"{where}: regions: no map {until}; give one row of symbols per grid row"
+    return f"{where}: regions: {rows} rows {until}, a map {width} symbols wide needs {width}"
+
+
+def _add_section(group: _Group, kind: str, rest: str, lineno: int, source: str) -> str:
+    """Record one section line in the group; the state the reader goes on in."""
+    if kind == "regions":
+        if group.regions_at is not None:
+            raise InputError(f"{_where(source, lineno)}: regions: a second map for the same puzzle")
+        if rest:
+            raise InputError(f"{_where(source, lineno)}: regions: the map goes on the lines below 'regions:'")
+        group.regions_at = lineno
+        return "regions"
+    (group.rules if kind == "rules" else group.extras).append((lineno, rest))
+    return "sections"
+
+
+def _block_puzzles(blocks: list[_Block], box: Geometry | None, source: str) -> list[Puzzle]:
+    return [puzzle for block in blocks for puzzle in _puzzles_in_block(block, box, source)]
+
+
+def _text_form_puzzles(text: str, box: Geometry | None, source: str) -> list[Puzzle]:
+    """Every puzzle of a text in the text form."""
+    puzzles = []
+    for group in _groups(text.splitlines(), source):
+        puzzles.extend(_group_puzzles(group, box, source))
+    return puzzles
+
+
+def _group_puzzles(group: _Group, box: Geometry | None, source: str) -> list[Puzzle]:
+    """The puzzles of a group's lines (consecutive lines of the text), with its sections applied to each."""
+    blocks = _blocks([raw for _, raw in group.grid], group.grid[0][0] if group.grid else 1)
+    if group.first_section is None:
+        return _block_puzzles(blocks, box, source)
+    if not blocks:
+        raise InputError(f"{_where(source, group.first_section)}: no puzzle above this section")
+    if group.regions_at is not None:
+        box = _regions_geometry(group, blocks, box, source)
+    elif box is None:
+        box = _drawn_box(blocks, source)
+    return _with_variant(_block_puzzles(blocks, box, source), _section_rules(group, source), group.extras, source)
+
+
+def _drawn_box(blocks: list[_Block], source: str) -> Geometry | None:
+    """The geometry of a single drawn grid (n rows of n cells): its rules, or the default box shape."""
+    if len(blocks) != 1 or blocks[0].packed is not None:
+        return None
+    block = blocks[0]
+    lengths = set(_row_lengths(block, _numeric_block(block.rows)))
+    if lengths != {len(block.rows)} or not 4 <= len(block.rows) <= MAX_SIDE:
+        return None
+    n = len(block.rows)
+    return _geometry_for(n, None, block, _where(source, block.rows[0].lineno, block.rows[-1].lineno))
+
+
+def _regions_geometry(group: _Group, blocks: list[_Block], box: Geometry | None, source: str) -> Geometry:
+    """The geometry a `regions:` map gives: the boxes of a shape, or jigsaw regions."""
+    first, last = group.regions[0][0], group.regions[-1][0]
+    where = _where(source, first, last)
+    if box is not None:
+        raise InputError(f"{where}: regions: the file gives its own regions; --box {box.box_rows}x{box.box_cols} "
+                         f"applies only to files without them")
+    n = len(group.regions)
+    symbols = []
+    for lineno, line in group.regions:
+        row = "".join(line.split())
+        if len(row) != n:
+            raise InputError(f"{_where(source, lineno)}: regions: a row of {len(row)} symbols, the map's first "
+                             f"row has {n}")
+        symbols.extend(row)
+    if not 4 <= n <= MAX_SIDE:
+        raise InputError(f"{where}: regions: a {n}x{n} map; the side must be 4 to {MAX_SIDE}")
+    side = _drawn_side(blocks)
+    if side is not None and side != n:
+        raise InputError(f"{where}: regions: a {n}x{n} map for a {side}x{side} grid")
+    try:
+        return geometry_of_regions(n, symbols, default_boxes(n))
+    except InputError as err:
+        raise InputError(f"{where}: regions: {err}") from None
+
+
+def _drawn_side(blocks: list[_Block]) -> int | None:
+    """The side of a single grid drawn on n rows of n cells, or None."""
+    if len(blocks) != 1 or blocks[0].packed is not None:
+        return None
+    lengths = set(_row_lengths(blocks[0], _numeric_block(blocks[0].rows)))
+    return len(blocks[0].rows) if lengths == {len(blocks[0].rows)} else None
+
+
+def _section_rules(group: _Group, source: str) -> tuple[str, ...]:
+    rules: tuple[str, ...] = ()
+    for lineno, rest in group.rules:
+        try:
+            rules += parse_rules(rest)
+        except InputError as err:
+            raise InputError(f"{_where(source, lineno)}: rules: {err}") from None
+    return canonical_rules(rules)
+
+
+def _extra_region(text: str, n: int, k: int, where: str) -> tuple[int, ...]:
+    """One `extra:` line: cell names such as r1c1, separated by spaces or commas."""
+    try:
+        region = tuple(parse_cell(name, n) for name in re.split(r"[\s,;]+", text) if name)
+        check_extra_region(region, n, k)
+    except InputError as err:
+        raise InputError(f"{where}: extra: {err}") from None
+    return region
+
+
+def read_puzzles(path: str, box: Geometry | None = None, rules: tuple[str, ...] = ()) -> list[Puzzle]:
+    """Every puzzle in a file, or on standard input when the path is '-'; `rules` are added to each.
+
+    A line longer than MAX_LINE characters (JSON_MAX_LINE in a .json file), or binary data, is an
+    InputError as soon as it is read.
+    """
+    limit = JSON_MAX_LINE if path.lower().endswith((".json", ".json.gz")) else MAX_LINE
+    text = read_text(path, limit, "puzzle")
+    return parse_puzzles(text, box, "stdin" if path == "-" else Path(path).name, rules)
 
 
 def _symbol(v: int, alphabet: str | None, width: int) -> str:
@@ -381,3 +643,39 @@ def format_cells(cells: Sequence[int], puzzle: Puzzle, style: str) -> str:
     if style == "grid":
         return format_grid(cells, puzzle)
     return format_line(cells, puzzle)
+
+
+def to_text_form(puzzle: Puzzle) -> str:
+    """The text form: the grid drawn (plain rows for jigsaw regions), then `regions:`, `rules:` and one
+    `extra:` line per extra region; classic puzzles are the drawn grid alone.
+
+    >>> from satdoku.models.geometry import Geometry
+    >>> print(to_text_form(Puzzle(Geometry(2, 2, rules=("antiking",)), (1,) + (0,) * 15)), end="")
+    1 . | . .
+    . . | . .
+    ----+----
+    . . | . .
+    . . | . .
+    rules: antiking
+    """
+    g, n = puzzle.geometry, puzzle.n
+    if g.regions is None:
+        lines = format_grid(puzzle.cells, puzzle).splitlines()
+    else:
+        lines = [format_line(puzzle.cells[r * n:(r + 1) * n], puzzle) for r in range(n)]
+        lines += ["regions:"] + region_map(g)
+    if g.rules:
+        lines.append("rules: " + " ".join(g.rules))
+    lines += ["extra: " + " ".join(cell_name(cell, n) for cell in region) for region in g.extra_regions]
+    return "\n".join(lines) + "\n"
+
+
+def region_map(geometry: Geometry) -> list[str]:
+    """The boxes or regions as n rows of n symbols, one symbol (from LETTERS) per region.
+
+    >>> region_map(Geometry(2, 2))
+    ['AABB', 'AABB', 'CCDD', 'CCDD']
+    """
+    n = geometry.n
+    symbol = {cell: LETTERS[k] for k, region in enumerate(geometry.boxes) for cell in region}
+    return ["".join(symbol[r * n + c] for c in range(n)) for r in range(n)]

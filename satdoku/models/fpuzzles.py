@@ -1,0 +1,495 @@
+"""f-puzzles JSON and its compressed links (LZString base64), read and written, and the variant helpers the
+text form shares (cell names, regions to a geometry, rules added to a puzzle's geometry).
+
+The f-puzzles object: `size` (n), `grid[r][c]` cells with `value`, `given` and `region` (0-based, present when
+the cell's region is not its default box), the booleans `diagonal+`, `diagonal-`, `antiknight`, `antiking`,
+`nonconsecutive`, `disjointgroups`, and `extraregion` (`[{"cells": ["R1C1", ...]}]`). Only givens count: a
+value without `given` is a player's entry. A constraint satdoku does not support yet is an InputError naming
+it, never dropped; `COSMETIC` drawings are read as decoration unless a constraint tool drew them.
+"""
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from typing import Any
+from urllib.parse import quote, unquote
+
+from satdoku.errors import InputError
+from satdoku.models.geometry import MAX_SIDE, Geometry, check_extra_region, cut, shown, windows
+from satdoku.models.puzzle import Puzzle, cell_name
+from satdoku.models.verify import given_conflict
+
+MIN_SIDE = 4
+# f-puzzles' booleans satdoku supports, by the names Geometry uses too
+FLAGS = ("diagonal-", "diagonal+", "windoku", "disjointgroups", "antiknight", "antiking", "nonconsecutive")
+# keys that describe the puzzle without constraining it (solver options of other programs included)
+METADATA = ("size", "grid", "title", "author", "ruleset", "solution", "highlightConflicts",
+            "highlightConstraints", "disabledlogic", "truecandidatesoptions")
+# f-puzzles' cosmetic tools: decoration unless a constraint tool drew them (`fromConstraint`,
+# `isNewConstraint`); a `cage` with a value is a killer cage in other programs, so it is refused
+COSMETIC = ("text", "line", "rectangle", "circle", "cage")
+# cell keys that hold colours and a player's pencil marks, not constraints
+CELL_COSMETIC = ("c", "highlight", "centerPencilMarks", "cornerPencilMarks", "candidates")
+LINK = "https://www.f-puzzles.com/?load="
+BASE64 = re.compile(r"[A-Za-z0-9+/=]+")
+PACKED_START = "N4Ig"  # what LZString base64 of any text starting '{"' begins with
+CELL_NAME = re.compile(r"[rR]([0-9]{1,3})[cC]([0-9]{1,3})")
+
+
+# --- shared with the text form -------------------------------------------------------------------------
+
+def parse_cell(name: str, n: int) -> int:
+    """The cell index of a name such as 'R1C2' or 'r1c2' (1-based row and column) in an n x n grid.
+
+    >>> parse_cell("R2C3", 9)
+    11
+    >>> parse_cell("r10c1", 9)
+    Traceback (most recent call last):
+    ...
+    satdoku.errors.InputError: cell 'r10c1' is outside the 9x9 grid
+    """
+    match = CELL_NAME.fullmatch(name.strip()) if isinstance(name, str) else None
+    if not match:
+        raise InputError(f"{shown(str(name))} is not a cell name such as r1c1")
+    r, c = (int(part) for part in match.groups())
+    if not (1 <= r <= n and 1 <= c <= n):
+        raise InputError(f"cell {shown(name)} is outside the {n}x{n} grid")
+    return (r - 1) * n + c - 1
+
+
+def default_boxes(n: int) -> Geometry:
+    """f-puzzles' default regions for side n: the squarest boxes with more columns than rows; 1 x n
+    (the rows) when n is prime.
+
+    >>> default_boxes(6), default_boxes(7)
+    (Geometry(box_rows=2, box_cols=3), Geometry(box_rows=1, box_cols=7))
+    """
+    rows = max(r for r in range(1, int(n ** 0.5) + 1) if n % r == 0)
+    return Geometry(rows, n // rows)
+
+
+def geometry_of_regions(n: int, region_of: list[int], box: Geometry | None = None) -> Geometry:
+    """The geometry whose boxes (or jigsaw regions) are the cells' regions: `region_of[cell]` is any label.
+
+    Regions that are the boxes of an R x C shape give that shape; others are jigsaw regions, sorted by
+    their first cell, on the nominal shape `box` (default: `default_boxes(n)`).
+
+    >>> geometry_of_regions(4, [0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3])
+    Geometry(box_rows=1, box_cols=4)
+    >>> geometry_of_regions(4, [0, 0, 1, 1, 0, 0, 1, 1, 2, 3, 3, 3, 2, 2, 2, 3]).regions
+    ((0, 1, 4, 5), (2, 3, 6, 7), (8, 12, 13, 14), (9, 10, 11, 15))
+    """
+    groups: dict[object, list[int]] = {}
+    for cell, label in enumerate(region_of):
+        groups.setdefault(label, []).append(cell)
+    regions = sorted((tuple(cells) for cells in groups.values()), key=lambda cells: cells[0])
+    check_region_sizes(regions, n)
+    shape = box_shape_of(regions, n)
+    if shape is not None:
+        return shape
+    return (box or default_boxes(n)).with_rules(regions=tuple(regions))
+
+
+def check_region_sizes(regions: list[tuple[int, ...]], n: int) -> None:
+    """n regions of n cells each, named by their first cell when one is wrong."""
+    for cells in regions:
+        if len(cells) != n:
+            raise InputError(f"jigsaw: the region of {cell_name(cells[0], n)} has {len(cells)} cells; "
+                             f"each of the {n} regions needs {n}")
+
+
+def box_shape_of(regions: list[tuple[int, ...]], n: int) -> Geometry | None:
+    """The R x C box shape whose boxes are exactly these regions, or None (the default shape tried first)."""
+    wanted = {frozenset(cells) for cells in regions}
+    default = default_boxes(n)
+    shapes = [default] + [Geometry(r, n // r) for r in range(1, n + 1) if n % r == 0 and r != default.box_rows]
+    return next((g for g in shapes if {frozenset(b) for b in g.boxes} == wanted), None)
+
+
+def geometry_with(puzzle: Puzzle, rules: Iterable[str] = (), regions: tuple[tuple[int, ...], ...] | None = None,
+                  extra_regions: tuple[tuple[int, ...], ...] = ()) -> Geometry:
+    """The puzzle's geometry with more rules, regions or extra regions; errors name the puzzle's source."""
+    try:
+        return puzzle.geometry.with_rules(tuple(rules), regions, extra_regions)
+    except InputError as err:
+        raise InputError(f"{puzzle.where}{err}") from None
+
+
+def checked(puzzle: Puzzle) -> Puzzle:
+    """The puzzle itself, or an InputError naming two givens that break a rule together."""
+    conflict = given_conflict(puzzle)
+    if conflict:
+        raise InputError(f"{puzzle.where}contradictory givens: {conflict}")
+    return puzzle
+
+
+def windoku_rule(geometry: Geometry, extra: list[tuple[int, ...]]) -> tuple[tuple[str, ...], list[tuple[int, ...]]]:
+    """Extra regions that are exactly the windoku windows read as the rule 'windoku' (f-puzzles has no
+    windoku switch: its files list the windows as extra regions).
+
+    >>> windoku_rule(Geometry(3, 3), [tuple(w) for w in windows(9, 3, 3)])
+    (('windoku',), [])
+    """
+    wins = {frozenset(w) for w in windows(geometry.n, geometry.box_rows, geometry.box_cols)}
+    sets = [frozenset(region) for region in extra]
+    if not wins or not wins <= set(sets):
+        return (), extra
+    kept, dropped = [], set()
+    for region, cells in zip(extra, sets):
+        if cells in wins and cells not in dropped:
+            dropped.add(cells)
+        else:
+            kept.append(region)
+    return ("windoku",), kept
+
+
+# --- reading ------------------------------------------------------------------------------------------
+
+def is_json_text(text: str, source: str = "") -> bool:
+    """True for f-puzzles JSON: the text of a .json file, or an object ('{' then '"') in any other.
+
+    >>> is_json_text(' {"size": 4}'), is_json_text("{}AB"), is_json_text("[1]", "p.json")
+    (True, False, True)
+    """
+    if source.lower().endswith((".json", ".json.gz")):
+        return True
+    head = text.lstrip()
+    return head.startswith("{") and (head[1:].lstrip().startswith('"') or head.rstrip() == "{}")
+
+
+def read_json_text(text: str, source: str = "", box: Geometry | None = None) -> Puzzle:
+    """The puzzle of an f-puzzles JSON text; every error names the source."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as err:
+        where = f"line {err.lineno}, column {err.colno}"
+        raise InputError(f"{_prefix(source)}malformed JSON: {err.msg} ({where})") from None
+    except RecursionError:
+        raise InputError(f"{_prefix(source)}malformed JSON: nested too deeply") from None
+    return fpuzzles_puzzle(data, source, box)
+
+
+def is_link(token: str) -> bool:
+    """True for a token that is an f-puzzles or SudokuPad link (a URL, or 'fpuzzles...').
+
+    >>> is_link("https://www.f-puzzles.com/?load=N4Ig"), is_link("N4Igzglg")
+    (True, False)
+    """
+    lower = token.lower()
+    return "://" in lower or lower.startswith(("www.", "f-puzzles.com", "sudokupad.app", "fpuzzles", "?load=", "load="))
+
+
+def is_packed(token: str) -> bool:
+    """True for a token that looks like LZString base64 of a JSON object (it starts with 'N4Ig').
+
+    >>> is_packed("N4IgzglgXgpiBcAWAvkA"), is_packed("123")
+    (True, False)
+    """
+    return token.startswith(PACKED_START) and BASE64.fullmatch(token) is not None
+
+
+def link_payload(token: str) -> str:
+    """The compressed text of a link: after '?load=' (f-puzzles) or 'fpuzzles' (SudokuPad), URL-decoded.
+
+    >>> link_payload("https://sudokupad.app/fpuzzlesN4Ig%2Bab%3D")
+    'N4Ig+ab='
+    """
+    match = re.search(r"[?&]load=([^&#]*)", token)
+    if match:
+        return unquote(match.group(1))
+    start = token.find("fpuzzles")
+    if start < 0:
+        raise InputError(f"{shown(token, 40)} is not an f-puzzles link "
+                         f"(f-puzzles.com/?load=... or sudokupad.app/fpuzzles...)")
+    return unquote(re.split(r"[&#?]", token[start + len("fpuzzles"):])[0])
+
+
+def unpack(packed: str) -> Any:
+    """The JSON value an LZString base64 text decompresses to, or None when it does not hold JSON.
+
+    >>> unpack("N4IgzglgXgpiBcAWAvkA")
+    {'size': 4}
+    """
+    if not packed or BASE64.fullmatch(packed) is None:
+        return None
+    text = _decompress(packed)
+    if not text or not text.lstrip().startswith("{"):
+        return None
+    try:
+        return json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        return None
+
+
+def _decompress(packed: str) -> str | None:
+    """LZString's decompressFromBase64, with every failure of a corrupt text as None."""
+    try:
+        import lzstring
+    except ImportError:
+        raise InputError("reading f-puzzles links needs lzstring: pip install 'lzstring>=1.0.4,<2'") from None
+    try:
+        text = lzstring.LZString().decompressFromBase64(packed)
+    except Exception:  # a corrupt text fails inside lzstring as KeyError, IndexError, UnboundLocalError ...
+        return None
+    return text if isinstance(text, str) else None
+
+
+def link_puzzle(token: str, source: str = "", box: Geometry | None = None) -> Puzzle:
+    """The puzzle of an f-puzzles link or of its bare compressed text; a corrupt one is an InputError."""
+    try:
+        payload = link_payload(token) if is_link(token) else token
+    except InputError as err:
+        raise InputError(f"{_prefix(source)}{err}") from None
+    data = unpack(payload)
+    if data is None:
+        what = "f-puzzles link" if is_link(token) else "LZString text"
+        raise InputError(f"{_prefix(source)}corrupt {what} {shown(token, 32)}: it does not decompress to "
+                         f"f-puzzles JSON")
+    return fpuzzles_puzzle(data, source, box)
+
+
+def fpuzzles_puzzle(data: Any, source: str = "", box: Geometry | None = None) -> Puzzle:
+    """The puzzle of a decoded f-puzzles object; every error is one line naming the source.
+
+    >>> p = fpuzzles_puzzle({"size": 4, "diagonal-": True, "grid": [[{"value": 1, "given": True}, {}, {}, {}]] +
+    ...                      [[{}] * 4] * 3})
+    >>> p.cells[:2], p.geometry.rules
+    ((1, 0), ('diagonal-',))
+    """
+    try:
+        puzzle = _puzzle(data, box, source)
+    except InputError as err:
+        raise InputError(f"{_prefix(source)}{err}") from None
+    return checked(puzzle)
+
+
+def _prefix(source: str) -> str:
+    return f"{source}: " if source else ""
+
+
+def _puzzle(data: Any, box: Geometry | None, source: str) -> Puzzle:
+    if not isinstance(data, dict):
+        raise InputError(f"f-puzzles JSON must be an object, found {type(data).__name__}")
+    n = _size(data)
+    grid = _grid(data, n)
+    refuse_unsupported(data, n)
+    cells = tuple(_given(cell, k, n) for k, cell in enumerate(grid))
+    geometry = _regions_geometry(grid, n, box)
+    extra = _extra_regions(data.get("extraregion"), n)
+    found, extra = windoku_rule(geometry, extra)
+    rules = tuple(rule for rule in FLAGS if _flag(data, rule)) + found
+    geometry = geometry.with_rules(rules, extra_regions=tuple(extra))
+    return Puzzle(geometry, cells, None, source)
+
+
+def _size(data: dict) -> int:
+    size = data.get("size")
+    if isinstance(size, bool) or not isinstance(size, int) or not MIN_SIDE <= size <= MAX_SIDE:
+        raise InputError(f"size {_json(size)} is not a side from {MIN_SIDE} to {MAX_SIDE}")
+    return size
+
+
+def _grid(data: dict, n: int) -> list[dict]:
+    """The n*n cell objects of `grid`, in reading order."""
+    grid = data.get("grid")
+    if not isinstance(grid, list) or len(grid) != n:
+        found = f"{len(grid)} row(s)" if isinstance(grid, list) else _json(grid)
+        raise InputError(f"grid: size {n} needs {n} rows of {n} cells, found {found}")
+    for r, row in enumerate(grid, 1):
+        if not isinstance(row, list) or len(row) != n:
+            found = f"{len(row)} cell(s)" if isinstance(row, list) else _json(row)
+            raise InputError(f"grid: row {r} holds {found}; size {n} needs {n} cells")
+        for c, cell in enumerate(row, 1):
+            if not isinstance(cell, dict):
+                raise InputError(f"grid: r{r}c{c} is {_json(cell)}, not a cell object")
+    return [cell for row in grid for cell in row]
+
+
+def _given(cell: dict, k: int, n: int) -> int:
+    """A cell's given digit, 0 for none; values without `given` are a player's entries and read as blank."""
+    for key, value in cell.items():
+        if key == "givenPencilMarks" and not _empty(value):
+            raise InputError(f"rule 'givenPencilMarks' is not supported yet (first at {cell_name(k, n)})")
+        if key not in ("value", "given", "region", "givenPencilMarks") + CELL_COSMETIC and not _empty(value):
+            raise InputError(f"rule {shown(key)} is not supported yet (first at {cell_name(k, n)})")
+    if not cell.get("given"):
+        return 0
+    value = cell.get("value")
+    if value in (None, 0):
+        return 0
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= n:
+        raise InputError(f"{cell_name(k, n)}: given {_json(value)} is not a digit 1-{n}")
+    return value
+
+
+def _regions_geometry(grid: list[dict], n: int, box: Geometry | None) -> Geometry:
+    """The boxes or jigsaw regions of the cells: each cell's `region`, else its default box."""
+    if box is not None and box.n != n:
+        raise InputError(f"box {box.box_rows}x{box.box_cols} needs side {box.n}, the puzzle has side {n}")
+    default = default_boxes(n)
+    if not any("region" in cell for cell in grid):
+        return box or default
+    region_of = [_region(cell, k, n, default) for k, cell in enumerate(grid)]
+    geometry = geometry_of_regions(n, region_of)
+    if box is not None and geometry != box:
+        raise InputError(f"the file gives its own regions; --box {box.box_rows}x{box.box_cols} applies only "
+                         f"to files without them")
+    return geometry
+
+
+def _region(cell: dict, k: int, n: int, default: Geometry) -> int:
+    if "region" not in cell:
+        return default.box_of(k // n, k % n)
+    region = cell["region"]
+    if region is None:
+        raise InputError(f"{cell_name(k, n)} is in no region; satdoku needs every cell in one of {n} regions")
+    if isinstance(region, bool) or not isinstance(region, int) or not 0 <= region < n:
+        raise InputError(f"{cell_name(k, n)}: region {_json(region)} is outside 0..{n - 1} "
+                         f"(f-puzzles numbers regions from 0)")
+    return region
+
+
+def _flag(data: dict, rule: str) -> bool:
+    value = data.get(rule)
+    if value is True:
+        return True
+    if _empty(value):
+        return False
+    raise InputError(f"rule {rule!r}: expected true or false, found {_json(value)}")
+
+
+def _extra_regions(value: Any, n: int) -> list[tuple[int, ...]]:
+    """`extraregion`: a list of {"cells": [...]}; each region of 1 to n distinct cells."""
+    if _empty(value):
+        return []
+    if not isinstance(value, list):
+        raise InputError("rule 'extraregion': expected a list of {\"cells\": [...]}")
+    out = []
+    for k, entry in enumerate(value, 1):
+        names = entry.get("cells") if isinstance(entry, dict) else None
+        if not isinstance(names, list):
+            raise InputError(f"extraregion {k}: expected {{\"cells\": [\"R1C1\", ...]}}")
+        try:
+            region = tuple(parse_cell(name, n) for name in names)
+        except InputError as err:
+            raise InputError(f"extraregion {k}: {err}") from None
+        check_extra_region(region, n, k)
+        out.append(region)
+    return out
+
+
+def refuse_unsupported(data: dict, n: int) -> None:
+    """InputError naming the first constraint the object holds that satdoku does not support yet."""
+    for key, value in data.items():
+        if key in METADATA or key in FLAGS or key == "extraregion" or _empty(value):
+            continue
+        if key in COSMETIC:
+            _refuse_drawn_constraints(key, value, n)
+            continue
+        raise InputError(f"rule {shown(key)} is not supported yet{_first_cell(value, n)}")
+
+
+def _refuse_drawn_constraints(key: str, value: Any, n: int) -> None:
+    """Cosmetic drawings pass, except those a constraint tool drew and cages with a value (killer cages)."""
+    if not isinstance(value, list):
+        raise InputError(f"{key!r}: expected a list of drawings")
+    for entry in value:
+        if not isinstance(entry, dict):
+            raise InputError(f"{key!r}: expected a list of drawings")
+        tool = entry.get("fromConstraint")
+        if tool or entry.get("isNewConstraint"):
+            name = tool if isinstance(tool, str) and tool else key
+            raise InputError(f"rule {shown(name)} (drawn as a {key}) is not supported yet{_first_cell(entry, n)}")
+        if key == "cage" and not _empty(entry.get("value")):
+            raise InputError(f"rule 'cage' (a cage with a value: a killer cage) is not supported yet"
+                             f"{_first_cell(entry, n)}")
+
+
+def _first_cell(value: Any, n: int) -> str:
+    """' (first at r1c1)' for the first cell name found in a constraint's data, '' when none."""
+    stack = [value]
+    while stack:
+        item = stack.pop(0)
+        if isinstance(item, str) and CELL_NAME.fullmatch(item):
+            return f" (first at {item.lower()})"
+        if isinstance(item, dict):
+            stack[:0] = list(item.values())
+        elif isinstance(item, list):
+            stack[:0] = item
+    return ""
+
+
+def _json(value: Any) -> str:
+    """A JSON value for a one-line message, cut when long.
+
+    >>> _json("9"), _json(None)
+    ('"9"', 'null')
+    """
+    return cut(json.dumps(value, ensure_ascii=True), 24)
+
+
+def _empty(value: Any) -> bool:
+    """True for a value that holds nothing: null, false, 0, '', [] or {}."""
+    return value is None or value is False or (isinstance(value, (str, list, dict, int, float)) and not value)
+
+
+# --- writing ------------------------------------------------------------------------------------------
+
+def fpuzzles_object(puzzle: Puzzle) -> dict:
+    """The f-puzzles object of a puzzle: givens, regions that differ from the default boxes, rules, and
+    extra regions (windoku as its windows, f-puzzles having no switch for it)."""
+    g = puzzle.geometry
+    n = g.n
+    default = default_boxes(n)
+    region_of = {cell: k for k, region in enumerate(g.boxes) for cell in region}
+    grid = [[_cell_object(puzzle.cells[r * n + c], region_of[r * n + c], default.box_of(r, c))
+             for c in range(n)] for r in range(n)]
+    data: dict[str, Any] = {"size": n, "grid": grid}
+    data.update({rule: True for rule in g.rules if rule != "windoku"})
+    extra = list(g.extra_regions)
+    if "windoku" in g.rules:
+        extra += windows(n, g.box_rows, g.box_cols)
+    if extra:
+        data["extraregion"] = [{"cells": [cell_name(cell, n).upper() for cell in region]} for region in extra]
+    return data
+
+
+def _cell_object(value: int, region: int, default_region: int) -> dict:
+    cell: dict[str, Any] = {"value": value, "given": True} if value else {}
+    if region != default_region:
+        cell["region"] = region
+    return cell
+
+
+def to_fpuzzles(puzzle: Puzzle) -> str:
+    """f-puzzles JSON text: one object, a line per grid row.
+
+    >>> from satdoku.models.geometry import Geometry
+    >>> print(to_fpuzzles(Puzzle(Geometry(2, 2, rules=("diagonal+",)), (1,) + (0,) * 15)), end="")
+    {"size":4,"grid":[
+    [{"value":1,"given":true},{},{},{}],
+    [{},{},{},{}],
+    [{},{},{},{}],
+    [{},{},{},{}]
+    ],"diagonal+":true}
+    """
+    data = fpuzzles_object(puzzle)
+    rows = ",\n".join(_compact(row) for row in data.pop("grid"))
+    size = data.pop("size")
+    rest = "".join(f",{_compact(key)}:{_compact(value)}" for key, value in data.items())
+    return f'{{"size":{size},"grid":[\n{rows}\n]{rest}}}\n'
+
+
+def _compact(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
+def to_fpuzzles_link(puzzle: Puzzle) -> str:
+    """An f-puzzles link: the JSON compressed by LZString (base64), URL-encoded after '?load='."""
+    try:
+        import lzstring
+    except ImportError:
+        raise InputError("writing f-puzzles links needs lzstring: pip install 'lzstring>=1.0.4,<2'") from None
+    packed = lzstring.LZString().compressToBase64(_compact(fpuzzles_object(puzzle)))
+    return LINK + quote(packed, safe="")
