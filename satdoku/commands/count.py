@@ -41,7 +41,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def grids_report(puzzle: Puzzle, limit: int | None) -> Report | None:
     """The count of an empty grid from `satdoku grids`, when that shape is counted there; else None."""
-    if puzzle.n_givens:
+    if puzzle.n_givens or not puzzle.geometry.is_classic:
         return None
     from satdoku.counting.grids import known_count
     known = known_count(puzzle.geometry)

@@ -623,10 +623,14 @@ def format_line(cells: Sequence[int], puzzle: Puzzle) -> str:
 
 
 def format_grid(cells: Sequence[int], puzzle: Puzzle) -> str:
-    """A drawn grid with '|' between boxes and '-+-' rules between bands."""
+    """A drawn grid with '|' between boxes and '-+-' rules between bands (a jigsaw: plain rows, since
+    its regions cannot be drawn with rules; `--format svg` draws them)."""
     g = puzzle.geometry
     alphabet = _alphabet_for(puzzle)
     width = 1 if alphabet else len(str(g.n))
+    if g.regions is not None:
+        return "\n".join(" ".join(_symbol(cells[r * g.n + c], alphabet, width) for c in range(g.n))
+                         for r in range(g.n))
     lines = []
     for r in range(g.n):
         if r and r % g.box_rows == 0:
