@@ -8,6 +8,7 @@ count grids rather than auxiliary assignments.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -15,8 +16,8 @@ from satdoku.deadline import Deadline
 from satdoku.encoders.cnf import BLOCK_CLAUSES, DEFAULT_AMO, DEFAULT_ENCODING, VarMap, check_choice, encode
 from satdoku.errors import InputError
 from satdoku.models.formats import format_line
-from satdoku.models.geometry import Geometry, cut, shown
-from satdoku.models.puzzle import Puzzle
+from satdoku.models.geometry import CONFLICT_RULES, Geometry, cut, shown
+from satdoku.models.puzzle import Puzzle, cell_name
 
 DIMACS_GIVENS = ("units", "simplify")
 IND_PER_LINE = 20
@@ -169,9 +170,36 @@ def _describe(puzzle: Puzzle, varmap: VarMap, encoding: str, amo: str, givens: s
     if givens == "simplify":
         lines.append("givens simplified away (Kwon & Jain): their variables and those they rule out "
                      "occur in no clause; `c ind` lists the free placements")
+    if not g.is_classic:
+        lines += _constraint_lines(g, names)
     if names:
         matrix = varmap.matrix
         lines += [f"name {o + 1} {matrix.option_name(o)}" for o in range(p)]
+    return lines
+
+
+def _plural(kind: str) -> str:
+    """The plural ending of a house kind: 'boxes', 'rows'."""
+    return "es" if kind.endswith("x") else "s"
+
+
+def _constraint_lines(g: Geometry, names: bool) -> list[str]:
+    """What a variant's clauses say, family by family; with `names`, every house, region and conflict."""
+    kinds = Counter(g.house_kinds)
+    lines = ["constraints: exactly one digit per cell; each digit exactly once in "
+             + ", ".join(f"{count} {kind}{_plural(kind) if count > 1 else ''}" for kind, count in kinds.items())]
+    if g.at_most_once:
+        lines.append(f"constraints: each digit at most once in {len(g.at_most_once)} small regions")
+    if g.conflicts:
+        lines.append(f"constraints: {len(g.conflicts)} conflicts, one binary clause each "
+                     f"({', '.join(r for r in g.rules if r in CONFLICT_RULES)})")
+    if names:
+        n = g.n
+        lines += [f"house {name}: {' '.join(cell_name(c, n) for c in cells)}"
+                  for name, cells in zip(g.house_names, g.houses)]
+        lines += [f"small region {k + 1}: {' '.join(cell_name(c, n) for c in cells)}"
+                  for k, cells in enumerate(g.at_most_once)]
+        lines += [f"conflict {cell_name(a, n)}={da + 1} {cell_name(b, n)}={db + 1}" for a, da, b, db in g.conflicts]
     return lines
 
 
