@@ -139,3 +139,18 @@ def test_givens_that_break_a_rule_are_named() -> None:
     knight = Puzzle(Geometry(3, 3, rules=("antiknight",)), tuple(cells))
     assert given_conflict(knight) == "r3c3=1 and r4c5=1 break the rules (antiknight)"
     assert backend("dlx").count(knight) == backend("pysat").count(knight) == 0
+
+
+@pytest.mark.parametrize("name", ["pysat", "dlx", "cpsat", "external:minisat"])
+def test_larger_geometries(name: str) -> None:
+    """A 12x12 jigsaw (each band's rows shifted along by one column: regions that wrap around) and a
+    16x16 X sudoku with windows: a grid from SAT, verified, then a puzzle made from it solved by each."""
+    n = 12
+    regions = tuple(tuple(r * n + c for r in range(n) for c in range(n)
+                          if (r // 3) * 3 + ((c + r % 3) % n) // 4 == k) for k in range(n))
+    for g in (Geometry(3, 4, regions=regions), Geometry(4, 4).with_rules(("x", "windoku"))):
+        grid = backend("pysat").solve(Puzzle.empty(g), time_limit=120).grid
+        assert is_solution(grid, Puzzle.empty(g))
+        puzzle = Puzzle(g, tuple(v if k % 3 == 0 else 0 for k, v in enumerate(grid)))
+        result = backend(name).solve(puzzle, time_limit=120)
+        assert result.solved and is_solution(result.grid, puzzle)
