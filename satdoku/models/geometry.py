@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from functools import cached_property
 
 from satdoku.errors import InputError
@@ -11,11 +12,22 @@ MAX_SIDE = 64
 
 
 # rules that need no data, by the names f-puzzles uses; "x" is both diagonals
-NAMED_RULES = ("diagonal-", "diagonal+", "windoku", "disjointgroups", "antiknight", "antiking", "nonconsecutive")
+NAMED_RULES = ("diagonal-", "diagonal+", "windoku", "disjointgroups", "antiknight", "antiking", "nonconsecutive",
+               "negative-difference", "negative-ratio", "negative-xv")
 RULE_ALIASES = {"x": ("diagonal-", "diagonal+"), "diagonals": ("diagonal-", "diagonal+"),
                 "hyper": ("windoku",), "disjoint": ("disjointgroups",), "anti-knight": ("antiknight",),
                 "anti-king": ("antiking",), "non-consecutive": ("nonconsecutive",)}
-CONFLICT_RULES = ("antiknight", "antiking", "nonconsecutive")
+CONFLICT_RULES = ("antiknight", "antiking", "nonconsecutive", "negative-difference", "negative-ratio", "negative-xv")
+# marks between two cells, by kind: what the two digits must satisfy (f-puzzles: difference, ratio, xv)
+MARKS: dict[str, Callable[[int, int], bool]] = {
+    "white": lambda x, y: abs(x - y) == 1,         # kropki white dot: consecutive
+    "black": lambda x, y: x == 2 * y or y == 2 * x,  # kropki black dot: one is twice the other
+    "x": lambda x, y: x + y == 10,
+    "v": lambda x, y: x + y == 5,
+}
+# a negative rule: on side-by-side cells with none of these marks, the marks' relations may not hold
+NEGATIVE = {"negative-difference": (("white",), ("white", "black")), "negative-ratio": (("black",), ("white", "black")),
+            "negative-xv": (("x", "v"), ("x", "v"))}  # rule: (relations forbidden, marks that exempt a pair)
 
 
 @dataclass(frozen=True, repr=False)
@@ -35,6 +47,8 @@ class Geometry:
     rules: tuple[str, ...] = ()
     regions: tuple[tuple[int, ...], ...] | None = None
     extra_regions: tuple[tuple[int, ...], ...] = ()
+    marks: tuple[tuple[str, int, int], ...] = ()        # (kind from MARKS, cell, cell)
+    thermometers: tuple[tuple[int, ...], ...] = ()      # cells from the bulb: digits strictly increase
 
     def __post_init__(self) -> None:
         if self.box_rows < 1 or self.box_cols < 1:
@@ -53,16 +67,21 @@ class Geometry:
         if "disjointgroups" in self.rules and self.regions is not None:
             raise InputError("disjoint groups need boxes: they are the same position in every box, "
                              "and jigsaw regions have no positions")
+        for kind, a, b in self.marks:
+            check_mark(kind, a, b, self.n)
+        for k, line in enumerate(self.thermometers, 1):
+            check_thermometer(line, self.n, k)
 
     def __repr__(self) -> str:
         extra = "".join(f", {name}={getattr(self, name)!r}" for name, empty in
-                        (("rules", ()), ("regions", None), ("extra_regions", ())) if getattr(self, name) != empty)
+                        (("rules", ()), ("regions", None), ("extra_regions", ()), ("marks", ()), ("thermometers", ()))
+                        if getattr(self, name) != empty)
         return f"Geometry(box_rows={self.box_rows}, box_cols={self.box_cols}{extra})"
 
     @property
     def is_classic(self) -> bool:
         """True for rows, columns and r x c boxes alone."""
-        return not self.rules and self.regions is None and not self.extra_regions
+        return not (self.rules or self.regions is not None or self.extra_regions or self.marks or self.thermometers)
 
     def with_rules(self, rules: tuple[str, ...] = (), regions: tuple[tuple[int, ...], ...] | None = None,
                    extra_regions: tuple[tuple[int, ...], ...] = ()) -> "Geometry":
@@ -72,9 +91,18 @@ class Geometry:
         ('diagonal-', 'diagonal+')
         """
         names = canonical_rules(self.rules + tuple(rules))
-        return Geometry(self.box_rows, self.box_cols, names,
-                        self.regions if regions is None else tuple(tuple(r) for r in regions),
-                        self.extra_regions + tuple(tuple(r) for r in extra_regions))
+        return replace(self, rules=names, regions=self.regions if regions is None else tuple(tuple(r) for r in regions),
+                       extra_regions=self.extra_regions + tuple(tuple(r) for r in extra_regions))
+
+    def with_marks(self, marks: tuple[tuple[str, int, int], ...] = (),
+                   thermometers: tuple[tuple[int, ...], ...] = ()) -> "Geometry":
+        """The same rules with more marks between cells (kropki dots, X, V) and thermometers.
+
+        >>> len(Geometry(2, 2).with_marks(thermometers=((0, 1, 2),)).conflicts)
+        20
+        """
+        return replace(self, marks=self.marks + tuple((k, a, b) for k, a, b in marks),
+                       thermometers=self.thermometers + tuple(tuple(t) for t in thermometers))
 
     @property
     def n(self) -> int:
@@ -89,7 +117,9 @@ class Geometry:
     def label(self) -> str:
         """Human label such as '8x8 (2x4 boxes)' or '9x9 (jigsaw regions; diagonal-, antiknight)'."""
         shape = "jigsaw regions" if self.regions is not None else f"{self.box_rows}x{self.box_cols} boxes"
-        extras = list(self.rules) + ([f"{len(self.extra_regions)} extra regions"] if self.extra_regions else [])
+        extras = list(self.rules) + ([f"{len(self.extra_regions)} extra regions"] if self.extra_regions else []) \
+            + ([f"{len(self.marks)} marks"] if self.marks else []) \
+            + ([f"{len(self.thermometers)} thermometers"] if self.thermometers else [])
         return f"{self.n}x{self.n} ({shape}" + (f"; {', '.join(extras)}" if extras else "") + ")"
 
     def box_of(self, r: int, c: int) -> int:
@@ -187,7 +217,30 @@ class Geometry:
                         if r2 < n and c2 < n:
                             a, b = r * n + c, r2 * n + c2
                             out += [(a, d, b, d + 1) for d in range(n - 1)] + [(a, d + 1, b, d) for d in range(n - 1)]
+        out += self._relation_conflicts()
         return tuple(sorted(set(out)))
+
+    def _relation_conflicts(self) -> list[tuple[int, int, int, int]]:
+        """The digit pairs that marks, negative rules and thermometers forbid, first cell lower."""
+        n = self.n
+        pairs: list[tuple[int, int, Callable[[int, int], bool]]] = []  # (cell, cell, allowed(x, y))
+        for kind, a, b in self.marks:
+            pairs.append((a, b, MARKS[kind]))
+        for line in self.thermometers:
+            pairs += [(a, b, lambda x, y: x < y) for a, b in zip(line, line[1:])]
+        marked = {frozenset((a, b)): kind for kind, a, b in self.marks}
+        for rule, (relations, exempt) in NEGATIVE.items():
+            if rule in self.rules:
+                for a, b in side_by_side(n):
+                    if marked.get(frozenset((a, b))) not in exempt:
+                        pairs.append((a, b, lambda x, y, rel=relations: not any(MARKS[k](x, y) for k in rel)))
+        out = []
+        for a, b, allowed in pairs:
+            for x in range(1, n + 1):
+                for y in range(1, n + 1):
+                    if not allowed(x, y):
+                        out.append((a, x - 1, b, y - 1) if a < b else (b, y - 1, a, x - 1))
+        return out
 
     @cached_property
     def conflict_partners(self) -> tuple[tuple[tuple[int, int, int], ...], ...]:
@@ -236,6 +289,37 @@ def windows(n: int, box_rows: int, box_cols: int) -> tuple[tuple[int, ...], ...]
     cols = range(1, n - box_cols + 1, box_cols + 1)
     return tuple(tuple((r0 + i) * n + c0 + j for i in range(box_rows) for j in range(box_cols))
                  for r0 in rows for c0 in cols)
+
+
+def side_by_side(n: int) -> list[tuple[int, int]]:
+    """Every pair of orthogonally adjacent cells, each once.
+
+    >>> side_by_side(2)
+    [(0, 1), (0, 2), (1, 3), (2, 3)]
+    """
+    return [(r * n + c, r2 * n + c2) for r in range(n) for c in range(n)
+            for r2, c2 in ((r, c + 1), (r + 1, c)) if r2 < n and c2 < n]
+
+
+def check_mark(kind: str, a: int, b: int, n: int) -> None:
+    """A mark joins two different cells of the grid and is of a known kind."""
+    if kind not in MARKS:
+        raise InputError(f"unknown mark {kind!r}; satdoku knows {', '.join(MARKS)}")
+    for cell in (a, b):
+        if not 0 <= cell < n * n:
+            raise InputError(f"{kind} mark: a cell outside the {n}x{n} grid")
+    if a == b:
+        raise InputError(f"{kind} mark on r{a // n + 1}c{a % n + 1} alone: a mark joins two cells")
+
+
+def check_thermometer(line: tuple[int, ...], n: int, k: int) -> None:
+    """A thermometer holds 2 to n different cells of the grid (its digits strictly increase)."""
+    if len(line) < 2:
+        raise InputError(f"thermometer {k}: {len(line)} cell; a thermometer has a bulb and at least one more")
+    if len(line) > n:
+        raise InputError(f"thermometer {k}: {len(line)} cells, more than the {n} digits can rise along")
+    if len(set(line)) != len(line) or any(not 0 <= cell < n * n for cell in line):
+        raise InputError(f"thermometer {k}: its cells must be different cells of the {n}x{n} grid")
 
 
 def check_regions(regions: tuple[tuple[int, ...], ...], n: int) -> None:

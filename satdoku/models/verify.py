@@ -24,7 +24,43 @@ def solution_problems(grid: Sequence[int], puzzle: Puzzle) -> list[str]:
     if problems:
         return problems
     rows = [list(grid[r * n:(r + 1) * n]) for r in range(n)]
-    return house_problems(rows, puzzle.geometry) + rule_problems(rows, puzzle.geometry)
+    g = puzzle.geometry
+    return house_problems(rows, g) + rule_problems(rows, g) + mark_problems(rows, g)
+
+
+def mark_problems(rows: list[list[int]], g: Geometry) -> list[str]:
+    """Kropki dots, X and V, thermometers and the negative rules, each from its own definition."""
+    n = g.n
+
+    def at(cell: int) -> int:
+        return rows[cell // n][cell % n]
+
+    def name(cell: int) -> str:
+        return cell_name(cell, n)
+
+    checks = {"white": lambda x, y: abs(x - y) == 1, "black": lambda x, y: x == 2 * y or y == 2 * x,
+              "x": lambda x, y: x + y == 10, "v": lambda x, y: x + y == 5}
+    problems = [f"{kind} mark between {name(a)} and {name(b)}: {at(a)} and {at(b)}"
+                for kind, a, b in g.marks if not checks[kind](at(a), at(b))]
+    for k, line in enumerate(g.thermometers, 1):
+        digits = [at(cell) for cell in line]
+        if any(x >= y for x, y in zip(digits, digits[1:])):
+            problems.append(f"thermometer {k} from {name(line[0])} does not rise: {digits}")
+    marked = {frozenset((a, b)): kind for kind, a, b in g.marks}
+    negative = {"negative-difference": ["white"], "negative-ratio": ["black"], "negative-xv": ["x", "v"]}
+    for rule, kinds in negative.items():
+        if rule not in g.rules:
+            continue
+        exempt = {"white", "black"} if rule != "negative-xv" else {"x", "v"}
+        for r in range(n):
+            for c in range(n):
+                for r2, c2 in ((r, c + 1), (r + 1, c)):
+                    if r2 < n and c2 < n and marked.get(frozenset((r * n + c, r2 * n + c2))) not in exempt:
+                        x, y = rows[r][c], rows[r2][c2]
+                        if any(checks[kind](x, y) for kind in kinds):
+                            problems.append(f"{rule}: r{r + 1}c{c + 1} and r{r2 + 1}c{c2 + 1} hold {x} and {y} "
+                                            f"with no mark between them")
+    return problems
 
 
 def house_problems(rows: list[list[int]], g: Geometry) -> list[str]:
@@ -117,8 +153,9 @@ def given_conflict(puzzle: Puzzle) -> str | None:
                                                    for k, region in enumerate(g.at_most_once)]
     for a, da, b, db in g.conflicts:
         if cells[a] == da + 1 and cells[b] == db + 1:
-            return (f"{cell_name(a, n)}={da + 1} and {cell_name(b, n)}={db + 1} break the rules "
-                    f"({', '.join(r for r in g.rules if r in CONFLICT_RULES)})")
+            why = [r for r in g.rules if r in CONFLICT_RULES] + (["marks"] if g.marks else []) + \
+                (["thermometers"] if g.thermometers else [])
+            return f"{cell_name(a, n)}={da + 1} and {cell_name(b, n)}={db + 1} break the rules ({', '.join(why)})"
     for name, house in groups:
         seen: dict[int, int] = {}
         for cell in house:
