@@ -3,9 +3,11 @@
 Pure string building, no drawing library. A picture shows thin cell lines, thick borders wherever two
 neighbouring cells lie in different boxes or jigsaw regions (and round the grid), both diagonals as
 light lines when the rules have them, shaded windoku windows and extra regions (each extra region its
-own light colour), a small dot per cell coloured by its position in the box for disjoint groups, and a
-legend naming every rule (anti-knight, anti-king and non-consecutive have nothing to draw). Givens are
-bold black, solved digits blue; digits are written in the puzzle's alphabet.
+own light colour), a small dot per cell coloured by its position in the box for disjoint groups,
+thermometers (a grey bulb and a thick grey line to the tip, under the digits), kropki dots and X and V
+letters on the edge between their two cells, and a legend naming every rule (anti-knight, anti-king,
+non-consecutive and the negative rules have nothing to draw). Givens are bold black, solved digits
+blue; digits are written in the puzzle's alphabet.
 
 >>> from satdoku.models.puzzle import Puzzle
 >>> from satdoku.models.geometry import Geometry
@@ -33,6 +35,8 @@ DIAGONAL_COLOUR = "#a9c1e3"
 WINDOW_COLOUR = "#d3e5f8"
 EXTRA_COLOURS = ("#fde0b6", "#d6f0c6", "#f6d2e7", "#e4daf8", "#fbf3a6", "#c9eeee")
 BACKGROUND = "#ffffff"
+THERMO_COLOUR = "#c8c8c8"
+MARK_COLOUR = "#000000"
 TEXT_COLOUR = "#202020"
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 
@@ -44,7 +48,10 @@ CHAR_WIDTH = 0.6  # average glyph width per font size, for wrapping
 
 RULE_NAMES = {"diagonal-": "main diagonal", "diagonal+": "anti-diagonal", "windoku": "windoku windows (shaded)",
               "disjointgroups": "disjoint groups (dot colour = position in box)", "antiknight": "anti-knight",
-              "antiking": "anti-king", "nonconsecutive": "non-consecutive"}
+              "antiking": "anti-king", "nonconsecutive": "non-consecutive",
+              "negative-difference": "all white dots given", "negative-ratio": "all black dots given",
+              "negative-xv": "all X and V given"}
+MARK_NAMES = {"white": "white dots: differ by 1", "black": "black dots: ratio 2", "x": "X: sum 10", "v": "V: sum 5"}
 
 SheetItem = tuple[Puzzle, Grid | None, str | None]
 
@@ -183,18 +190,35 @@ def legend_text(g: Geometry) -> str:
 
     >>> legend_text(Geometry(3, 3).with_rules(("x", "antiknight")))
     'Rules: 3x3 boxes, diagonals (X), anti-knight'
+    >>> legend_text(Geometry(2, 2).with_rules(("negative-difference", "negative-ratio")))
+    'Rules: 2x2 boxes, all kropki dots given'
     """
     items = ["jigsaw regions" if g.regions is not None else f"{g.box_rows}x{g.box_cols} boxes"]
     rules = list(g.rules)
-    if "diagonal-" in rules and "diagonal+" in rules:
-        rules.remove("diagonal+")
-        items.append("diagonals (X)")
-        rules.remove("diagonal-")
+    for pair, words in ((("diagonal-", "diagonal+"), "diagonals (X)"),
+                        (("negative-difference", "negative-ratio"), "all kropki dots given")):
+        if all(rule in rules for rule in pair):
+            rules[rules.index(pair[0])] = words
+            rules.remove(pair[1])
     items += [RULE_NAMES.get(rule, rule) for rule in rules]
     if g.extra_regions:
         count = len(g.extra_regions)
         items.append(f"{count} extra region{'s' if count > 1 else ''} (shaded)")
-    return "Rules: " + ", ".join(items)
+    return "Rules: " + ", ".join(items + mark_legend(g))
+
+
+def mark_legend(g: Geometry) -> list[str]:
+    """The marks and thermometers a grid has, in words, for the legend.
+
+    >>> mark_legend(Geometry(2, 2).with_marks((("x", 0, 1), ("white", 2, 3)), ((0, 4),)))
+    ['1 thermometer', 'white dots: differ by 1', 'X: sum 10']
+    """
+    items = []
+    if g.thermometers:
+        count = len(g.thermometers)
+        items.append(f"{count} thermometer{'s' if count > 1 else ''}")
+    kinds = {kind for kind, _, _ in g.marks}
+    return items + [words for kind, words in MARK_NAMES.items() if kind in kinds]
 
 
 def wrapped(text: str, width: float, size: float) -> list[str]:
@@ -262,6 +286,63 @@ def _grid_lines(g: Geometry, cell: float) -> list[str]:
     return out
 
 
+def cell_centre(index: int, n: int, cell: float) -> tuple[float, float]:
+    """The centre of a cell, in pixels from the grid's top-left corner.
+
+    >>> cell_centre(5, 4, 36)
+    (54.0, 54.0)
+    """
+    return (index % n + 0.5) * cell, (index // n + 0.5) * cell
+
+
+def mark_centre(a: int, b: int, n: int, cell: float) -> tuple[float, float]:
+    """Where a mark between two cells goes: halfway between their centres (the shared edge's middle
+    for cells side by side).
+
+    >>> mark_centre(0, 1, 9, 36), mark_centre(0, 10, 9, 36)
+    ((36.0, 18.0), (36.0, 36.0))
+    """
+    (xa, ya), (xb, yb) = cell_centre(a, n, cell), cell_centre(b, n, cell)
+    return (xa + xb) / 2, (ya + yb) / 2
+
+
+def _thermometers(g: Geometry, cell: float) -> list[str]:
+    """Each thermometer: a grey bulb in its first cell and a thick rounded grey line to its tip."""
+    out = []
+    for line in g.thermometers:
+        points = [cell_centre(index, g.n, cell) for index in line]
+        path = "M" + "L".join(f"{num(x)} {num(y)}" for x, y in points)
+        out.append(f'<path d="{path}" stroke="{THERMO_COLOUR}" stroke-width="{num(cell * 0.3)}" fill="none" '
+                   f'stroke-linecap="round" stroke-linejoin="round"/>')
+        x, y = points[0]
+        out.append(f'<circle cx="{num(x)}" cy="{num(y)}" r="{num(cell * 0.36)}" fill="{THERMO_COLOUR}"/>')
+    return out
+
+
+def _kropki_dot(kind: str, x: float, y: float, cell: float) -> str:
+    """A white dot (black ring) or a black dot centred at (x, y)."""
+    fill = BACKGROUND if kind == "white" else MARK_COLOUR
+    return (f'<circle cx="{num(x)}" cy="{num(y)}" r="{num(cell * 0.14)}" fill="{fill}" stroke="{MARK_COLOUR}" '
+            f'stroke-width="{num(max(1.0, cell / 24))}"/>')
+
+
+def _xv_letter(kind: str, x: float, y: float, cell: float) -> str:
+    """An X or V centred at (x, y), on a small white square so it reads over the grid lines."""
+    size, half = cell * 0.4, cell * 0.2
+    return (f'<rect x="{num(x - half)}" y="{num(y - half)}" width="{num(2 * half)}" height="{num(2 * half)}" '
+            f'fill="{BACKGROUND}"/><text x="{num(x)}" y="{num(y + 0.36 * size)}" font-size="{num(size)}" '
+            f'font-weight="bold" text-anchor="middle" fill="{MARK_COLOUR}">{kind.upper()}</text>')
+
+
+def _marks(g: Geometry, cell: float) -> list[str]:
+    """Kropki dots and X and V letters, each halfway between its two cells' centres."""
+    out = []
+    for kind, a, b in g.marks:
+        x, y = mark_centre(a, b, g.n, cell)
+        out.append(_kropki_dot(kind, x, y, cell) if kind in ("white", "black") else _xv_letter(kind, x, y, cell))
+    return out
+
+
 def digit_size(cell: float, n: int, alphabet: str | None) -> float:
     """Font size of the digits: one size for the whole grid, so the widest symbol fits its cell.
 
@@ -311,8 +392,8 @@ def panel(puzzle: Puzzle, grid: Sequence[int] | None = None, title: str | None =
     # whole pixels plus a half: 1-pixel cell lines then cover exactly one row of pixels
     grid_y = math.ceil(PAD + title_height + 6) + 0.5
     grid_x = PAD + (inner - side) // 2 + 0.5
-    layers = _cell_backgrounds(g, cell) + _group_dots(g, cell) + _diagonals(g, cell) + _grid_lines(g, cell)
-    layers += _digits(puzzle, grid, cell)
+    layers = _cell_backgrounds(g, cell) + _group_dots(g, cell) + _diagonals(g, cell) + _thermometers(g, cell)
+    layers += _grid_lines(g, cell) + _marks(g, cell) + _digits(puzzle, grid, cell)
     drawing = f'<g transform="translate({num(grid_x)} {num(grid_y)})">' + "".join(layers) + "</g>"
     legend_y = grid_y + side + 8
     legend, legend_height = _text_lines(wrapped(legend_text(g), inner, LEGEND_SIZE), PAD, legend_y,

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from satdoku.cli import main
-from satdoku.drawing import (DIAGONAL_COLOUR, EXTRA_COLOURS, GIVEN_COLOUR, SOLVED_COLOUR, THIN_COLOUR, WINDOW_COLOUR,
-                             Panel, panel, position_colour, puzzle_svg, sheet_svg)
+from satdoku.drawing import (DIAGONAL_COLOUR, EXTRA_COLOURS, GIVEN_COLOUR, SOLVED_COLOUR, THERMO_COLOUR, THIN_COLOUR,
+                             WINDOW_COLOUR, Panel, panel, position_colour, puzzle_svg, sheet_svg)
 from satdoku.models.geometry import Geometry, windows
 from satdoku.models.puzzle import Puzzle
 from satdoku.models.verify import is_solution
@@ -216,6 +216,92 @@ def test_disjoint_groups_dot_each_cell_by_its_position_in_the_box(cairosvg) -> N
             dot = picture.at(p.grid_x + (c + 0.17) * p.cell, p.grid_y + (r + 0.17) * p.cell)
             assert near(dot, position_colour(k, 6), 10)
     assert len({position_colour(k, 6) for k in range(6)}) == 6
+
+
+def marked_puzzle() -> Puzzle:
+    """A 9x9 with a thermometer up column 1 from r9 (a 3 given in its bulb), a second one from r9c9,
+    one mark of each kind, and a black dot between r6c1 and r7c3 (not side by side)."""
+    geometry = Geometry(3, 3).with_marks(
+        marks=(("white", 0, 1), ("black", 3, 4), ("x", 10, 11), ("v", 13, 22), ("black", 45, 56)),
+        thermometers=((72, 63, 54, 55), (80, 79)))
+    return Puzzle(geometry, (0,) * 72 + (3,) + (0,) * 8)
+
+
+class Marked:
+    """The marked puzzle's picture, with points given in cell units from the grid's corner."""
+
+    def __init__(self, cairosvg) -> None:
+        puzzle = marked_puzzle()
+        self.panel = panel(puzzle)
+        self.picture = Picture(cairosvg, puzzle_svg(puzzle))
+
+    def at(self, x: float, y: float) -> tuple[int, int, int]:
+        """The pixel at x cells across and y cells down."""
+        return self.picture.at(self.panel.grid_x + x * self.panel.cell, self.panel.grid_y + y * self.panel.cell)
+
+    def around(self, x: float, y: float, reach: float) -> list[tuple[int, int, int]]:
+        """The pixels within `reach` cells of a point, across and down."""
+        cell, steps = self.panel.cell, range(-int(reach * self.panel.cell), int(reach * self.panel.cell) + 1)
+        return [self.at(x + dx / cell, y + dy / cell) for dx in steps for dy in steps]
+
+
+def test_thermometers_have_a_grey_bulb_and_line_under_the_digits(cairosvg) -> None:
+    drawn = Marked(cairosvg)  # r9c1 up to r7c1, then right to r7c2; r9c9 left to r9c8
+    assert near(drawn.at(8.5, 8.5), THERMO_COLOUR, 2)  # the second bulb, r9c9, empty
+    assert near(drawn.at(8.5 - 0.2, 8.5 - 0.2), THERMO_COLOUR, 2)  # inside the bulb, off the line
+    assert near(drawn.at(8.0 - 0.25, 8.5), THERMO_COLOUR, 2)  # on to r9c8, off the grid line
+    assert near(drawn.at(0.5, 8.0 - 0.25), THERMO_COLOUR, 2)  # r9c1 up to r8c1
+    assert near(drawn.at(0.5, 7.0 - 0.25), THERMO_COLOUR, 2)  # r8c1 up to r7c1
+    assert near(drawn.at(1.0 + 0.25, 6.5), THERMO_COLOUR, 2)  # r7c1 turning right to the tip, r7c2
+    assert drawn.at(1.5 + 0.3, 6.5) == (255, 255, 255)  # past the tip's rounded end
+    assert drawn.at(0.5, 6.5 - 0.25) == (255, 255, 255)  # nothing above the turn
+    assert drawn.at(0.5 + 0.25, 7.5 + 0.25) == (255, 255, 255)  # beside the line in r8c1
+    bulb = drawn.picture.cell_pixels(drawn.panel, 72, 9)  # the given 3 is drawn over its bulb
+    assert sum(map(is_dark, bulb)) > 20 and sum(near(px, THERMO_COLOUR, 2) for px in bulb) > 20
+
+
+def test_kropki_dots_sit_on_the_edge_between_their_cells(cairosvg) -> None:
+    drawn = Marked(cairosvg)
+    assert drawn.at(4.0, 0.5) == (0, 0, 0)  # black dot, r1c4 | r1c5
+    assert drawn.at(4.0, 0.5 - 0.05) == drawn.at(4.0 + 0.05, 0.5) == (0, 0, 0)
+    assert drawn.at(1.0, 0.5) == (255, 255, 255)  # white dot, r1c1 | r1c2: white over the cell line
+    ring = [drawn.at(1.0 + k / 36, 0.5) for k in range(1, 9)]
+    assert any(map(is_dark, ring))  # its black ring
+    assert drawn.at(1.0 + 0.3, 0.5) == (255, 255, 255)  # and nothing beyond it
+    assert near(drawn.at(1.0, 0.5 - 0.3), THIN_COLOUR)  # the cell line goes on above the dot
+
+
+def test_a_mark_between_cells_not_side_by_side_sits_halfway_between_their_centres(cairosvg) -> None:
+    drawn = Marked(cairosvg)
+    assert drawn.at(1.5, 6.0) == (0, 0, 0)  # r6c1 (45) and r7c3 (56): halfway is (1.5, 6)
+    assert drawn.at(1.5, 6.0 - 0.2) == drawn.at(1.5, 6.0 + 0.2) == (255, 255, 255)  # a dot, no more
+
+
+def test_x_and_v_are_dark_letters_on_white_over_the_grid_lines(cairosvg) -> None:
+    drawn = Marked(cairosvg)
+    assert is_dark(drawn.at(2.0, 1.5))  # X, r2c2 | r2c3: its strokes cross at the edge's middle
+    assert sum(map(is_dark, drawn.around(2.0, 1.5, 0.12))) > 30
+    assert drawn.at(2.0, 1.5 - 0.17) == (255, 255, 255)  # the white square hides the cell line...
+    assert near(drawn.at(2.0, 1.5 - 0.3), THIN_COLOUR)  # ...which shows beyond it
+    assert sum(map(is_dark, drawn.around(4.5, 2.0, 0.12))) > 20  # V, r2c5 over r3c5
+    assert drawn.at(4.5 - 0.17, 2.0) == (255, 255, 255)
+    assert not any(map(is_dark, drawn.around(7.5, 1.5, 0.4)))  # r2c8: no mark, no digit
+
+
+def test_marks_and_thermometers_are_well_formed_and_in_the_legend() -> None:
+    geometry = marked_puzzle().geometry.with_rules(("negative-difference", "negative-ratio", "negative-xv"))
+    puzzle = Puzzle.empty(geometry)
+    svg = sheet_svg([(puzzle, None, "marks"), (marked_puzzle(), None, None)])
+    root = ET.fromstring(svg)
+    circles = [c for c in root.iter(SVG + "circle")]
+    assert len(circles) == 2 * (3 + 2)  # per panel: three dots and two bulbs
+    texts = " ".join(root.itertext())
+    for words in ("all kropki dots given", "all X and V given", "2 thermometers", "white dots", "black dots",
+                  "X: sum 10", "V: sum 5"):
+        assert words in texts
+    assert [t.text for t in root.iter(SVG + "text") if t.text in ("X", "V")] == ["X", "V"] * 2
+    legend = " ".join(ET.fromstring(puzzle_svg(Puzzle.empty(Geometry(2, 2).with_rules(("negative-ratio",))))).itertext())
+    assert "all black dots given" in legend and "kropki" not in legend
 
 
 @pytest.mark.parametrize("box_rows, box_cols", [(2, 2), (2, 3), (3, 3), (3, 4), (4, 4), (5, 5), (6, 6), (8, 8)])
