@@ -1,5 +1,6 @@
 """Reading and writing puzzles: one-line, multi-line grids (.ss, .sdk), integer lists, any size; f-puzzles
-JSON and links (`fpuzzles.py`), and the text form: a grid, then `regions:`, `rules:` and `extra:` sections."""
+JSON and links (`fpuzzles.py`), and the text form: a grid, then `regions:`, `rules:`, `extra:`, `thermo:` and
+mark (`white:`, `black:`, `x:`, `v:`) sections."""
 from __future__ import annotations
 
 import re
@@ -9,10 +10,10 @@ from pathlib import Path
 
 from satdoku.errors import InputError
 from satdoku.fileio import read_text
-from satdoku.models.fpuzzles import (checked, default_boxes, fpuzzles_puzzle, geometry_of_regions, geometry_with,
-                                     is_json_text, is_link, is_packed, link_puzzle, parse_cell, read_json_text,
-                                     unpack)
-from satdoku.models.geometry import (MAX_SIDE, NAMED_RULES, Geometry, canonical_rules, check_extra_region, cut,
+from satdoku.models.fpuzzles import (canonical_marks, checked, default_boxes, fpuzzles_puzzle, geometry_of_regions,
+                                     geometry_with, is_json_text, is_link, is_packed, link_puzzle, parse_cell,
+                                     parse_mark, parse_thermometer, read_json_text, unpack, with_marks)
+from satdoku.models.geometry import (MARKS, MAX_SIDE, NAMED_RULES, Geometry, canonical_rules, check_extra_region, cut,
                                      default_geometry, is_square_size, shown)
 from satdoku.models.puzzle import Puzzle, cell_name
 from satdoku.models.verify import given_conflict
@@ -366,16 +367,19 @@ def parse_puzzles(text: str, box: Geometry | None = None, source: str = "",
 
 
 def _with_variant(puzzles: list[Puzzle], rules: tuple[str, ...],
-                  extras: list[tuple[int, str]] | None = None, source: str = "") -> list[Puzzle]:
-    """Each puzzle with the rules and the `extra:` lines added, givens checked; puzzles of one geometry
-    share one new geometry, built once (its houses and conflicts are then computed once)."""
+                  extras: list[tuple[int, str]] | None = None, source: str = "",
+                  group: _Group | None = None) -> list[Puzzle]:
+    """Each puzzle with the rules, the `extra:` lines and a group's thermometers and marks added, givens
+    checked; puzzles of one geometry share one new geometry, built once (its houses and conflicts are then
+    computed once)."""
     made: dict[Geometry, Geometry] = {}
     out = []
     for puzzle in puzzles:
         if puzzle.geometry not in made:
             regions = tuple(_extra_region(rest, puzzle.n, k, _where(source, lineno))
                             for k, (lineno, rest) in enumerate(extras or [], len(puzzle.geometry.extra_regions) + 1))
-            made[puzzle.geometry] = geometry_with(puzzle, rules, None, regions)
+            geometry = geometry_with(puzzle, rules, None, regions)
+            made[puzzle.geometry] = _group_marks(geometry, group, source) if group else geometry
         out.append(checked(Puzzle(made[puzzle.geometry], puzzle.cells, puzzle.alphabet, puzzle.source)))
     return out
 
@@ -400,9 +404,12 @@ def parse_puzzle(text: str, box: Geometry | None = None) -> Puzzle:
     return puzzles[0]
 
 
-# --- the text form: a grid, then `regions:`, `rules:` and `extra:` sections -----------------------------
+# --- the text form: a grid, then `regions:`, `rules:`, `extra:`, `thermo:` and mark sections --------------
 
-SECTION = re.compile(r"(regions|rules|extra)\s*:(.*)", re.IGNORECASE)
+SECTION = re.compile(r"(regions|rules|extra|thermo|white|black|x|v)\s*:(.*)", re.IGNORECASE)
+# a line that looks like a section of cells under a name satdoku does not know (such as 'grey: r1c1 r1c2')
+UNKNOWN_SECTION = re.compile(r"([A-Za-z][\w+-]*)\s*:((?:[\s,;]*[rR][0-9]+[cC][0-9]+)+[\s,;]*)")
+SECTION_NAMES = ("regions", "rules", "extra", "thermo") + tuple(MARKS)
 
 
 @dataclass
@@ -414,11 +421,14 @@ class _Group:
     regions: list[tuple[int, str]] = field(default_factory=list)
     rules: list[tuple[int, str]] = field(default_factory=list)
     extras: list[tuple[int, str]] = field(default_factory=list)
+    thermos: list[tuple[int, str]] = field(default_factory=list)
+    marks: list[tuple[int, str, str]] = field(default_factory=list)  # (line, kind, cells)
 
     @property
     def first_section(self) -> int | None:
         """The line of the group's first section, or None when it has none."""
-        lines = [self.regions_at] + [k for k, _ in self.rules + self.extras]
+        lines = [self.regions_at] + [k for k, _ in self.rules + self.extras + self.thermos] + \
+            [k for k, _, _ in self.marks]
         return min((k for k in lines if k is not None), default=None)
 
 
@@ -438,8 +448,9 @@ def parse_rules(text: str) -> tuple[str, ...]:
 
 
 def _has_sections(text: str) -> bool:
-    """True when a line of the text opens a `regions:`, `rules:` or `extra:` section."""
-    return ":" in text and any(SECTION.fullmatch(line.strip()) for line in text.splitlines())
+    """True when a line of the text opens a section (`regions:`, `rules:`, `extra:`, `thermo:`, a mark)."""
+    return ":" in text and any(SECTION.fullmatch(line.strip()) or UNKNOWN_SECTION.fullmatch(line.strip())
+                               for line in text.splitlines())
 
 
 def _groups(lines: list[str], source: str) -> list[_Group]:
@@ -456,6 +467,10 @@ def _groups(lines: list[str], source: str) -> list[_Group]:
             continue
         if state == "regions":
             raise InputError(_short_map(group, source, lineno))
+        if header is None and UNKNOWN_SECTION.fullmatch(line):
+            name = line.split(":")[0].strip()
+            raise InputError(f"{_where(source, lineno)}: unknown section {shown(name)}; satdoku knows "
+                             f"{', '.join(known + ':' for known in SECTION_NAMES)}")
         if header:
             state = _add_section(group, header.group(1).lower(), header.group(2).strip(), lineno, source)
         elif state == "sections" and line and not line.startswith("#"):
@@ -490,7 +505,10 @@ def _add_section(group: _Group, kind: str, rest: str, lineno: int, source: str) 
             raise InputError(f"{_where(source, lineno)}: regions: the map goes on the lines below 'regions:'")
         group.regions_at = lineno
         return "regions"
-    (group.rules if kind == "rules" else group.extras).append((lineno, rest))
+    if kind in MARKS:
+        group.marks.append((lineno, kind, rest))
+    else:
+        {"rules": group.rules, "extra": group.extras, "thermo": group.thermos}[kind].append((lineno, rest))
     return "sections"
 
 
@@ -517,7 +535,8 @@ def _group_puzzles(group: _Group, box: Geometry | None, source: str) -> list[Puz
         box = _regions_geometry(group, blocks, box, source)
     elif box is None:
         box = _drawn_box(blocks, source)
-    return _with_variant(_block_puzzles(blocks, box, source), _section_rules(group, source), group.extras, source)
+    return _with_variant(_block_puzzles(blocks, box, source), _section_rules(group, source), group.extras, source,
+                         group)
 
 
 def _drawn_box(blocks: list[_Block], source: str) -> Geometry | None:
@@ -586,6 +605,29 @@ def _extra_region(text: str, n: int, k: int, where: str) -> tuple[int, ...]:
     return region
 
 
+def _cell_names(text: str) -> list[str]:
+    """The cell names of a section line, separated by spaces or commas."""
+    return [name for name in re.split(r"[\s,;]+", text) if name]
+
+
+def _group_marks(geometry: Geometry, group: _Group, source: str) -> Geometry:
+    """The geometry with the group's `thermo:` lines and mark lines (`white:`, `black:`, `x:`, `v:`) added."""
+    n = geometry.n
+    thermometers = []
+    for k, (lineno, rest) in enumerate(group.thermos, len(geometry.thermometers) + 1):
+        try:
+            thermometers.append(parse_thermometer(_cell_names(rest), n))
+        except InputError as err:
+            raise InputError(f"{_where(source, lineno)}: thermo: thermometer {k}: {err}") from None
+    marks = []
+    for lineno, kind, rest in group.marks:
+        try:
+            marks.append(parse_mark(kind, _cell_names(rest), n))
+        except InputError as err:
+            raise InputError(f"{_where(source, lineno)}: {kind}: {err}") from None
+    return with_marks(geometry, marks, thermometers)
+
+
 def read_puzzles(path: str, box: Geometry | None = None, rules: tuple[str, ...] = ()) -> list[Puzzle]:
     """Every puzzle in a file, or on standard input when the path is '-'; `rules` are added to each.
 
@@ -650,8 +692,9 @@ def format_cells(cells: Sequence[int], puzzle: Puzzle, style: str) -> str:
 
 
 def to_text_form(puzzle: Puzzle) -> str:
-    """The text form: the grid drawn (plain rows for jigsaw regions), then `regions:`, `rules:` and one
-    `extra:` line per extra region; classic puzzles are the drawn grid alone.
+    """The text form: the grid drawn (plain rows for jigsaw regions), then `regions:`, `rules:`, one
+    `extra:` line per extra region, one `thermo:` line per thermometer (bulb first) and one line per mark
+    (`white:`, `black:`, `x:`, `v:`, two cells); classic puzzles are the drawn grid alone.
 
     >>> from satdoku.models.geometry import Geometry
     >>> print(to_text_form(Puzzle(Geometry(2, 2, rules=("antiking",)), (1,) + (0,) * 15)), end="")
@@ -671,6 +714,8 @@ def to_text_form(puzzle: Puzzle) -> str:
     if g.rules:
         lines.append("rules: " + " ".join(g.rules))
     lines += ["extra: " + " ".join(cell_name(cell, n) for cell in region) for region in g.extra_regions]
+    lines += ["thermo: " + " ".join(cell_name(cell, n) for cell in line) for line in g.thermometers]
+    lines += [f"{kind}: {cell_name(a, n)} {cell_name(b, n)}" for kind, a, b in canonical_marks(g.marks)]
     return "\n".join(lines) + "\n"
 
 

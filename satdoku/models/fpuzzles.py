@@ -3,20 +3,25 @@ text form shares (cell names, regions to a geometry, rules added to a puzzle's g
 
 The f-puzzles object: `size` (n), `grid[r][c]` cells with `value`, `given` and `region` (0-based, present when
 the cell's region is not its default box), the booleans `diagonal+`, `diagonal-`, `antiknight`, `antiking`,
-`nonconsecutive`, `disjointgroups`, and `extraregion` (`[{"cells": ["R1C1", ...]}]`). Only givens count: a
-value without `given` is a player's entry. A constraint satdoku does not support yet is an InputError naming
-it, never dropped; `COSMETIC` drawings are read as decoration unless a constraint tool drew them.
+`nonconsecutive`, `disjointgroups`, `extraregion` (`[{"cells": ["R1C1", ...]}]`), `thermometer`
+(`[{"lines": [["R1C1", ...]]}]`, bulb first), the dots `difference` (white) and `ratio` (black)
+(`[{"cells": ["R1C1", "R1C2"]}]`, an optional `value` of 1 / 2), `xv` (`[{"cells": [...], "value": "X"}]`) and
+`negative` (`["ratio", "xv", "difference"]`; f-puzzles writes the white dots' negative as `nonconsecutive`
+beside the dots). Only givens count: a value without `given` is a player's entry. A constraint satdoku does
+not support yet is an InputError naming it, never dropped; `COSMETIC` drawings are read as decoration unless
+a constraint tool drew them.
 """
 from __future__ import annotations
 
 import json
 import re
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import Any
 from urllib.parse import quote, unquote
 
 from satdoku.errors import InputError
-from satdoku.models.geometry import MAX_SIDE, Geometry, check_extra_region, cut, shown, windows
+from satdoku.models.geometry import MARKS, MAX_SIDE, Geometry, check_extra_region, check_mark, cut, shown, windows
 from satdoku.models.puzzle import Puzzle, cell_name
 from satdoku.models.verify import given_conflict
 
@@ -35,6 +40,12 @@ LINK = "https://www.f-puzzles.com/?load="
 BASE64 = re.compile(r"[A-Za-z0-9+/=]+")
 PACKED_START = "N4Ig"  # what LZString base64 of any text starting '{"' begins with
 CELL_NAME = re.compile(r"[rR]([0-9]{1,3})[cC]([0-9]{1,3})")
+# f-puzzles' constraint lists satdoku reads: the dots by list name, with the one value each may carry
+DOTS = {"difference": ("white", 1), "ratio": ("black", 2)}
+XV_VALUES = {"x": "x", "v": "v"}
+# f-puzzles' `negative` entries and satdoku's rules
+NEGATIVES = {"difference": "negative-difference", "ratio": "negative-ratio", "xv": "negative-xv"}
+CONSTRAINT_KEYS = ("thermometer", "difference", "ratio", "xv", "negative")
 
 
 # --- shared with the text form -------------------------------------------------------------------------
@@ -142,6 +153,68 @@ def windoku_rule(geometry: Geometry, extra: list[tuple[int, ...]]) -> tuple[tupl
         else:
             kept.append(region)
     return ("windoku",), kept
+
+
+def parse_mark(kind: str, names: Any, n: int) -> tuple[str, int, int]:
+    """A mark (kind from MARKS) joining two named cells; errors name the kind and the cells.
+
+    >>> parse_mark("white", ["R1C1", "r1c2"], 4)
+    ('white', 0, 1)
+    """
+    if kind not in MARKS:
+        raise InputError(f"unknown mark {shown(kind)}; satdoku knows {', '.join(MARKS)}")
+    if not isinstance(names, (list, tuple)) or len(names) != 2:
+        count = len(names) if isinstance(names, (list, tuple)) else 0
+        raise InputError(f"{count} cell(s){_at(names, n)}; a mark joins two cells")
+    a, b = (parse_cell(name, n) for name in names)
+    if a == b:
+        raise InputError(f"{cell_name(a, n)} twice; a mark joins two different cells")
+    check_mark(kind, a, b, n)
+    return kind, a, b
+
+
+def parse_thermometer(names: Any, n: int) -> tuple[int, ...]:
+    """A thermometer from its cell names, bulb first: 2 to n different cells; errors name a cell.
+
+    >>> parse_thermometer(["R2C1", "R1C1", "R1C2"], 4)
+    (4, 0, 1)
+    """
+    if not isinstance(names, (list, tuple)):
+        raise InputError(f"expected a list of cells, found {_json(names)}")
+    cells = tuple(parse_cell(name, n) for name in names)
+    if len(cells) < 2:
+        raise InputError(f"{len(cells)} cell(s){_at(names, n)}; a thermometer has a bulb and at least one more")
+    if len(cells) > n:
+        raise InputError(f"{len(cells)} cells from {cell_name(cells[0], n)}, more than the {n} digits can rise along")
+    seen: set[int] = set()
+    for cell in cells:
+        if cell in seen:
+            raise InputError(f"{cell_name(cell, n)} twice; a thermometer's cells are all different")
+        seen.add(cell)
+    return cells
+
+
+def _at(names: Any, n: int) -> str:
+    """' at r1c1' for the first valid cell name of a list, '' when none."""
+    first = _first_cell(names, n)
+    return first.replace(" (first at", " at").rstrip(")") if first else ""
+
+
+def canonical_marks(marks: Iterable[tuple[str, int, int]]) -> tuple[tuple[str, int, int], ...]:
+    """Marks in the order both formats write them: by kind (white, black, x, v), then as given.
+
+    >>> canonical_marks([("x", 0, 1), ("white", 1, 2)])
+    (('white', 1, 2), ('x', 0, 1))
+    """
+    order = list(MARKS)
+    return tuple(sorted(marks, key=lambda mark: order.index(mark[0])))
+
+
+def with_marks(geometry: Geometry, marks: Iterable[tuple[str, int, int]] = (),
+               thermometers: Iterable[tuple[int, ...]] = ()) -> Geometry:
+    """The geometry with more marks (kept in canonical order) and thermometers."""
+    return replace(geometry, marks=canonical_marks(geometry.marks + tuple(marks)),
+                   thermometers=geometry.thermometers + tuple(thermometers))
 
 
 # --- reading ------------------------------------------------------------------------------------------
@@ -278,8 +351,11 @@ def _puzzle(data: Any, box: Geometry | None, source: str) -> Puzzle:
     geometry = _regions_geometry(grid, n, box)
     extra = _extra_regions(data.get("extraregion"), n)
     found, extra = windoku_rule(geometry, extra)
-    rules = tuple(rule for rule in FLAGS if _flag(data, rule)) + found
+    marks = _dots(data, n) + _xv(data.get("xv"), n)
+    rules = _white_negative(tuple(rule for rule in FLAGS if _flag(data, rule)) + found + _negative(data),
+                            marks)
     geometry = geometry.with_rules(rules, extra_regions=tuple(extra))
+    geometry = with_marks(geometry, marks, _thermometers(data.get("thermometer"), n))
     return Puzzle(geometry, cells, None, source)
 
 
@@ -379,10 +455,95 @@ def _extra_regions(value: Any, n: int) -> list[tuple[int, ...]]:
     return out
 
 
+def _entries(key: str, value: Any) -> list[dict]:
+    """A constraint list's entries (objects); null or [] is none."""
+    if _empty(value):
+        return []
+    if not isinstance(value, list) or not all(isinstance(entry, dict) for entry in value):
+        raise InputError(f"rule {key!r}: expected a list of objects, found {_json(value)}")
+    return value
+
+
+def _thermometers(value: Any, n: int) -> tuple[tuple[int, ...], ...]:
+    """`thermometer`: [{"lines": [[bulb, ...], ...]}]; each line is one thermometer."""
+    out = []
+    for k, entry in enumerate(_entries("thermometer", value), 1):
+        lines = entry.get("lines")
+        if not isinstance(lines, list) or not lines:
+            raise InputError(f"rule 'thermometer' {k}: expected {{\"lines\": [[\"R1C1\", ...]]}}")
+        for line in lines:
+            try:
+                out.append(parse_thermometer(line, n))
+            except InputError as err:
+                raise InputError(f"rule 'thermometer' {k}: {err}") from None
+    return tuple(out)
+
+
+def _dots(data: dict, n: int) -> tuple[tuple[str, int, int], ...]:
+    """The kropki dots of `difference` (white) and `ratio` (black); a dot of another value is refused."""
+    out = []
+    for key, (kind, standard) in DOTS.items():
+        for k, entry in enumerate(_entries(key, data.get(key)), 1):
+            value = entry.get("value")
+            if not _empty(value) and str(value).strip() != str(standard):
+                raise InputError(f"rule {key!r} with value {_json(value)} is not supported yet "
+                                 f"(first at {_cell_label(entry, n)}); satdoku reads the standard {standard}")
+            out.append(_mark(key, k, kind, entry, n))
+    return tuple(out)
+
+
+def _xv(value: Any, n: int) -> tuple[tuple[str, int, int], ...]:
+    """`xv`: [{"cells": [a, b], "value": "X" or "V"}]."""
+    out = []
+    for k, entry in enumerate(_entries("xv", value), 1):
+        letter = entry.get("value")
+        kind = XV_VALUES.get(letter.strip().lower()) if isinstance(letter, str) else None
+        if kind is None:
+            raise InputError(f"rule 'xv' with value {_json(letter)} is not supported (at {_cell_label(entry, n)}); "
+                             f"satdoku reads X and V")
+        out.append(_mark("xv", k, kind, entry, n))
+    return tuple(out)
+
+
+def _mark(key: str, k: int, kind: str, entry: dict, n: int) -> tuple[str, int, int]:
+    try:
+        return parse_mark(kind, entry.get("cells"), n)
+    except InputError as err:
+        raise InputError(f"rule {key!r} {k}: {err}") from None
+
+
+def _cell_label(entry: dict, n: int) -> str:
+    """The first cell an entry names, as r1c1, or 'no cell'."""
+    first = _first_cell(entry.get("cells"), n)
+    return first[len(" (first at "):-1] if first else "no cell"
+
+
+def _negative(data: dict) -> tuple[str, ...]:
+    """`negative`: f-puzzles' list of constraints whose marks are all given, as satdoku's rules."""
+    value = data.get("negative")
+    if _empty(value):
+        return ()
+    if not isinstance(value, list):
+        raise InputError(f"rule 'negative': expected a list such as [\"ratio\", \"xv\"], found {_json(value)}")
+    for name in value:
+        if name not in NEGATIVES:
+            raise InputError(f"rule 'negative' of {_json(name)} is not supported yet; satdoku reads "
+                             f"{', '.join(NEGATIVES)}")
+    return tuple(NEGATIVES[name] for name in value)
+
+
+def _white_negative(rules: tuple[str, ...], marks: tuple[tuple[str, int, int], ...]) -> tuple[str, ...]:
+    """f-puzzles' `nonconsecutive` beside kropki dots (or the white negative) is the white dots' negative."""
+    dotted = any(kind in ("white", "black") for kind, _, _ in marks)
+    if "nonconsecutive" in rules and (dotted or "negative-difference" in rules):
+        return tuple(rule for rule in rules if rule != "nonconsecutive") + ("negative-difference",)
+    return rules
+
+
 def refuse_unsupported(data: dict, n: int) -> None:
     """InputError naming the first constraint the object holds that satdoku does not support yet."""
     for key, value in data.items():
-        if key in METADATA or key in FLAGS or key == "extraregion" or _empty(value):
+        if key in METADATA or key in FLAGS or key in CONSTRAINT_KEYS or key == "extraregion" or _empty(value):
             continue
         if key in COSMETIC:
             _refuse_drawn_constraints(key, value, n)
@@ -446,12 +607,47 @@ def fpuzzles_object(puzzle: Puzzle) -> dict:
     grid = [[_cell_object(puzzle.cells[r * n + c], region_of[r * n + c], default.box_of(r, c))
              for c in range(n)] for r in range(n)]
     data: dict[str, Any] = {"size": n, "grid": grid}
-    data.update({rule: True for rule in g.rules if rule != "windoku"})
+    data.update({rule: True for rule in _written_flags(g)})
     extra = list(g.extra_regions)
     if "windoku" in g.rules:
         extra += windows(n, g.box_rows, g.box_cols)
     if extra:
-        data["extraregion"] = [{"cells": [cell_name(cell, n).upper() for cell in region]} for region in extra]
+        data["extraregion"] = [{"cells": _names(region, n)} for region in extra]
+    data.update(_marks_object(g))
+    return data
+
+
+def _names(cells: Iterable[int], n: int) -> list[str]:
+    """Cell indices as f-puzzles names them: R1C1."""
+    return [cell_name(cell, n).upper() for cell in cells]
+
+
+def _written_flags(g: Geometry) -> list[str]:
+    """The f-puzzles switches of a geometry: its rules that are switches, and `nonconsecutive` for the white
+    dots' negative (f-puzzles' own way); satdoku's nonconsecutive beside dots has no f-puzzles form."""
+    dotted = any(kind in ("white", "black") for kind, _, _ in g.marks)
+    if "nonconsecutive" in g.rules and (dotted or "negative-difference" in g.rules):
+        raise InputError("f-puzzles reads 'nonconsecutive' beside kropki dots as the white dots' negative; "
+                         "this puzzle's nonconsecutive rule has no f-puzzles form (export --to text keeps it)")
+    flags = [rule for rule in g.rules if rule in FLAGS and rule != "windoku"]
+    return flags + (["nonconsecutive"] if "negative-difference" in g.rules else [])
+
+
+def _marks_object(g: Geometry) -> dict[str, Any]:
+    """The f-puzzles lists of a geometry's thermometers, dots, X and V, and negative rules."""
+    n, data = g.n, {}
+    if g.thermometers:
+        data["thermometer"] = [{"lines": [_names(line, n)]} for line in g.thermometers]
+    for key, (kind, _) in DOTS.items():
+        dots = [{"cells": _names((a, b), n)} for k, a, b in g.marks if k == kind]
+        if dots:
+            data[key] = dots
+    xv = [{"cells": _names((a, b), n), "value": kind.upper()} for kind, a, b in g.marks if kind in XV_VALUES]
+    if xv:
+        data["xv"] = xv
+    negative = [name for name, rule in NEGATIVES.items() if rule in g.rules]
+    if negative:
+        data["negative"] = negative
     return data
 
 
