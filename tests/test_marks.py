@@ -104,3 +104,20 @@ def test_impossible_data_is_one_line_or_no_solution() -> None:
         FOUR.with_marks((("white", 3, 3),))
     x_on_4x4 = Puzzle.empty(FOUR.with_marks((("x", 0, 1),)))  # no two digits of 1..4 sum to 10
     assert backend("dlx").count(x_on_4x4) == backend("pysat").count(x_on_4x4) == 0
+
+
+def test_a_pair_with_a_dot_and_a_letter_is_exempt_from_both_negatives() -> None:
+    """r1c1-r1c2 carries a white dot and a V: 2 and 3 (or 3 and 2) fit both, under both negatives."""
+    g = SIX.with_rules(("negative-difference", "negative-xv")).with_marks((("white", 0, 1), ("v", 0, 1)))
+    pairs = {(da + 1, db + 1) for a, da, b, db in g.conflicts if (a, b) == (0, 1)}
+    assert (2, 3) not in pairs and (3, 2) not in pairs and len(pairs) == 34  # all 36 but those two
+    fits, breaks = (2, 3) + (0,) * 34, (1, 2) + (0,) * 34
+    assert not [p for p in _mark_problems(fits, g) if "r1c2" in p]
+    assert [p for p in _mark_problems(breaks, g) if "r1c2" in p]
+
+
+def _mark_problems(cells: tuple[int, ...], g: Geometry) -> list[str]:
+    """The verifier's mark problems of a (partial) grid: its first row is what is being tested."""
+    from satdoku.models.verify import mark_problems
+    n = g.n
+    return mark_problems([list(cells[r * n:(r + 1) * n]) for r in range(n)], g)

@@ -228,11 +228,13 @@ class Geometry:
             pairs.append((a, b, MARKS[kind]))
         for line in self.thermometers:
             pairs += [(a, b, lambda x, y: x < y) for a, b in zip(line, line[1:])]
-        marked = {frozenset((a, b)): kind for kind, a, b in self.marks}
+        marked: dict[frozenset, set[str]] = {}
+        for kind, a, b in self.marks:
+            marked.setdefault(frozenset((a, b)), set()).add(kind)
         for rule, (relations, exempt) in NEGATIVE.items():
             if rule in self.rules:
                 for a, b in side_by_side(n):
-                    if marked.get(frozenset((a, b))) not in exempt:
+                    if not marked.get(frozenset((a, b)), set()) & set(exempt):
                         pairs.append((a, b, lambda x, y, rel=relations: not any(MARKS[k](x, y) for k in rel)))
         out = []
         for a, b, allowed in pairs:
