@@ -116,15 +116,17 @@ def judge(record: PuzzleRecord, counting: bool) -> None:
         record.message = f"{where}: backends disagree: {'; '.join(reasons)}"
 
 
-def warm_up(backends: Sequence[Backend], puzzles: Sequence[Puzzle]) -> None:
+def warm_up(backends: Sequence[Backend], puzzles: Sequence[Puzzle], time_limit: float | None = None) -> None:
     """Solve an empty grid of the first puzzle's geometry once per backend, untimed and capped at a
-    second: imports, tables and solver start-up are not part of the race."""
+    second (a quarter of the time limit when that is less): imports, tables and solver start-up are
+    not part of the race."""
     if not puzzles:
         return
     empty = Puzzle.empty(puzzles[0].geometry)
+    cap = WARM_UP_SECONDS if time_limit is None else min(WARM_UP_SECONDS, time_limit / 4)
     for backend in backends:
         try:
-            backend.solve(empty, WARM_UP_SECONDS)
+            backend.solve(empty, cap)
         except Exception:  # noqa: BLE001 - a warm-up failure shows up again, timed, in the real run
             pass
 
@@ -133,7 +135,7 @@ def compare_backends(backends: Sequence[Backend], puzzles: Sequence[Puzzle], cou
                      limit: int | None = None, time_limit: float | None = None,
                      progress: Callable[[Backend, Puzzle], None] | None = None) -> list[PuzzleRecord]:
     """Every backend on every puzzle, interleaved puzzle by puzzle so machine load falls on all alike."""
-    warm_up(backends, puzzles)
+    warm_up(backends, puzzles, time_limit)
     records = []
     for puzzle in puzzles:
         answers = {}
