@@ -19,7 +19,6 @@ first row is fixed, our count() against exact-cover's get_solution_count on the 
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from pathlib import Path
 

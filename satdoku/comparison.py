@@ -74,8 +74,7 @@ def run_one(backend: Backend, puzzle: Puzzle, counting: bool = False, limit: int
     try:
         if counting:
             count = checked_count(backend, puzzle, limit, time_limit)
-            status = Status.UNKNOWN if count.timed_out else Status.SOLVED if count.found else Status.NO_SOLUTION
-            return Answer(status, time.perf_counter() - start, count=count.found)
+            return Answer(count.status, time.perf_counter() - start, count=count.found)
         result = backend.solve(puzzle, time_limit)
     except SatdokuError:
         raise

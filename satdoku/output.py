@@ -23,7 +23,7 @@ from satdoku.fileio import atomic_write
 from satdoku.models.formats import format_cells, format_line
 from satdoku.models.geometry import Geometry
 from satdoku.models.puzzle import Grid, Puzzle, cell_name
-from satdoku.verified import Solutions, verdict
+from satdoku.verified import Count, Solutions, verdict
 
 STYLES = ("line", "grid", "json", "svg")
 KINDS = ("solve", "solutions", "count", "check")
@@ -177,8 +177,7 @@ def json_report(report: Report) -> str:
                     "puzzle": format_line(puzzle.cells, puzzle), "givens": puzzle.n_givens}
     solutions = [format_line(grid, puzzle) for grid in report.grids]
     if report.kind == "count":
-        record.update(count=report.count, exact=not report.timed_out and (report.limit is None or
-                                                                          (report.count or 0) < report.limit),
+        record.update(count=report.count, exact=Count(report.count or 0, report.limit, report.timed_out).exact,
                       limit=report.limit)
     elif report.kind == "check":
         record.update(verdict=report.verdict, solutions=solutions,

@@ -86,12 +86,12 @@ class Solutions:
 
 
 def verified_solutions(backend: Backend, puzzle: Puzzle, limit: int | None = None,
-                       time_limit: float | None = None) -> Solutions:
+                       time_limit: float | Deadline | None = None) -> Solutions:
     """Up to `limit` solutions, each verified, all different; SolverError when a backend breaks that."""
-    deadline = Deadline(time_limit)
+    deadline = Deadline.of(time_limit)  # one clock: the backend's limit and the time reported
     found = Solutions()
     try:
-        for grid in backend.solutions(puzzle, limit, time_limit):
+        for grid in backend.solutions(puzzle, limit, deadline):
             found.grids.append(checked(grid, puzzle, backend.name))
     except TimeLimitReached:
         found.timed_out = True
@@ -136,7 +136,19 @@ class Count:
 
     @property
     def exact(self) -> bool:
+        """True when every solution was counted (neither the limit nor the time limit stopped it)."""
         return not self.timed_out and (self.limit is None or self.found < self.limit)
+
+    @property
+    def status(self) -> Status:
+        """Unknown when the time ran out; else solved (at least one solution) or no solution.
+
+        >>> Count(3).status.value, Count(0).status.value, Count(3, timed_out=True).status.value
+        ('solved', 'no solution', 'unknown')
+        """
+        if self.timed_out:
+            return Status.UNKNOWN
+        return Status.SOLVED if self.found else Status.NO_SOLUTION
 
 
 def checked_count(backend: Backend, puzzle: Puzzle, limit: int | None = None,

@@ -65,8 +65,7 @@ def count_reports(backend: Backend, puzzles: list[Puzzle], limit: int | None, ti
         finally:
             if progress is not None:
                 progress.close()
-        status = Status.UNKNOWN if count.timed_out else Status.SOLVED if count.found else Status.NO_SOLUTION
-        yield Report("count", puzzle, status, backend.name, count.seconds, count=count.found, limit=limit,
+        yield Report("count", puzzle, count.status, backend.name, count.seconds, count=count.found, limit=limit,
                      time_limit=time_limit)
 
 
