@@ -15,6 +15,7 @@ from satdoku.backends.base import BuiltinBackend, Result, answer, out_of_time
 from satdoku.deadline import Deadline
 from satdoku.errors import TimeLimitReached
 from satdoku.models.geometry import Geometry
+from satdoku.models.matrix import exact_cover
 from satdoku.models.puzzle import Grid, Puzzle
 from satdoku.models.verify import given_conflict
 
@@ -33,12 +34,15 @@ def fill(puzzle: Puzzle, deadline: Deadline | None = None, stats: dict | None = 
     n, cells = puzzle.n, list(puzzle.cells)
     houses_of_cell, n_groups = groups_of_cells(puzzle.geometry)
     partners = puzzle.geometry.conflict_partners
+    tables = sums_of_cells(puzzle.geometry)
     used = [0] * n_groups  # per house or small region, bit d-1 set when digit d is in it
     for cell, digit in enumerate(cells):
         if digit:
             for h in houses_of_cell[cell]:
                 used[h] |= 1 << (digit - 1)
     blanks = [cell for cell, digit in enumerate(cells) if not digit]
+    if not all(fits(cells, group) for groups in tables for group in groups):  # givens that no set or tuple fits
+        return
     all_digits = (1 << n) - 1
     stats = {} if stats is None else stats
     placements = 0
@@ -64,6 +68,12 @@ def fill(puzzle: Puzzle, deadline: Deadline | None = None, stats: dict | None = 
                     used[h] ^= bit
                 blocked = (blocked ^ bit) | ((bit << 1) - 1)
             free = all_digits & ~blocked
+            while free and tables[cell]:  # killer cages and arrows: the digit must fit some set or tuple
+                bit = free & -free
+                cells[cell] = bit.bit_length()
+                if all(fits(cells, group) for group in tables[cell]):
+                    break
+                free ^= bit
             if not free:
                 cells[cell] = 0
                 k -= 1
@@ -82,13 +92,38 @@ def fill(puzzle: Puzzle, deadline: Deadline | None = None, stats: dict | None = 
 
 @cache
 def groups_of_cells(geometry: Geometry) -> tuple[tuple[tuple[int, ...], ...], int]:
-    """For each cell, its houses and small regions (numbered after the houses), and how many there are."""
+    """For each cell, its houses and small regions and cages (numbered after the houses), and how many
+    there are."""
     n_houses = len(geometry.houses)
     groups = [list(hs) for hs in geometry.houses_of_cell]
-    for k, region in enumerate(geometry.at_most_once):
+    for k, region in enumerate(geometry.distinct_regions):
         for cell in region:
             groups[cell].append(n_houses + k)
-    return tuple(tuple(g) for g in groups), n_houses + len(geometry.at_most_once)
+    return tuple(tuple(g) for g in groups), n_houses + len(geometry.distinct_regions)
+
+
+SumRows = tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]  # a group's cells, and per option its digit masks
+
+
+@cache
+def sums_of_cells(geometry: Geometry) -> tuple[tuple[SumRows, ...], ...]:
+    """For each cell, the sum groups of the matrix it is in (killer cages with a total, arrows), each as
+    its cells and, per option, the digits (bits) each cell may hold."""
+    out: list[list[SumRows]] = [[] for _ in range(geometry.n_cells)]
+    if geometry.cages or geometry.arrows:
+        matrix = exact_cover(geometry)
+        for group, masks in zip(matrix.groups, matrix.group_masks):
+            rows = (group.cells, tuple(map(tuple, masks.tolist())))
+            for cell in group.cells:
+                out[cell].append(rows)
+    return tuple(tuple(rows) for rows in out)
+
+
+def fits(cells: list[int], group: SumRows) -> bool:
+    """True when some option of the group lets every filled cell of it hold its digit."""
+    members, rows = group
+    filled = [(j, 1 << (cells[c] - 1)) for j, c in enumerate(members) if cells[c]]
+    return any(all(row[j] & bit for j, bit in filled) for row in rows)
 
 
 class BacktrackBackend(BuiltinBackend):

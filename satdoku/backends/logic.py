@@ -16,11 +16,14 @@ from dataclasses import dataclass, field
 from functools import cache
 from itertools import combinations
 
+import numpy as np
+
 from satdoku.backends.base import BuiltinBackend, Result, answer, out_of_time
 from satdoku.backends.options import options_of
 from satdoku.deadline import Deadline
 from satdoku.errors import TimeLimitReached
 from satdoku.models.geometry import Geometry
+from satdoku.models.matrix import exact_cover
 from satdoku.models.puzzle import Grid, Puzzle, cell_name
 
 MAX_SUBSET = 4  # naked pairs, triples and quads
@@ -56,6 +59,8 @@ class Layout:
     geometry: Geometry
     peers: tuple[tuple[int, ...], ...]
     crossings: tuple[tuple[int, int, tuple[int, ...], tuple[int, ...]], ...]
+    sums: tuple["SumTable", ...] = ()
+    sums_of_cell: tuple[tuple[int, ...], ...] = ()
 
     @property
     def n(self) -> int:
@@ -66,12 +71,37 @@ class Layout:
         return self.geometry.house_kinds[house]
 
 
+@dataclass(frozen=True)
+class SumTable:
+    """A killer cage or an arrow as the matrix lists it: per option of its group, the digits (bits) each of
+    its cells may hold."""
+
+    name: str
+    cells: tuple[int, ...]
+    masks: np.ndarray  # options x cells
+
+    def allowed(self, candidates: list[int]) -> np.ndarray:
+        """Per cell, the digits some option still open under `candidates` lets it hold (0s: none is open)."""
+        here = np.array([candidates[c] for c in self.cells], dtype=np.int64)
+        open_options = self.masks[np.all(self.masks & here, axis=1)]
+        return np.bitwise_or.reduce(open_options, axis=0) if len(open_options) else np.zeros(len(self.cells), np.int64)
+
+
+def sum_tables(geometry: Geometry) -> tuple[SumTable, ...]:
+    """The matrix's sum groups (killer cages with a total, arrows) as tables of digits per cell."""
+    if not (geometry.cages or geometry.arrows):
+        return ()
+    matrix = exact_cover(geometry)
+    return tuple(SumTable(f"{g.kind} {g.number} at {cell_name(g.cells[0], geometry.n)}", g.cells, masks)
+                 for g, masks in zip(matrix.groups, matrix.group_masks))
+
+
 @cache
 def layout(geometry: Geometry) -> Layout:
     """The layout of a geometry, built once."""
     houses = geometry.houses
-    small = [set() for _ in range(geometry.n_cells)]  # small regions: no digit twice either
-    for region in geometry.at_most_once:
+    small = [set() for _ in range(geometry.n_cells)]  # small regions and cages: no digit twice either
+    for region in geometry.distinct_regions:
         for cell in region:
             small[cell] |= set(region)
     peers = tuple(tuple(sorted(({c for h in geometry.houses_of_cell[cell] for c in houses[h]} | small[cell]) - {cell}))
@@ -82,7 +112,12 @@ def layout(geometry: Geometry) -> Layout:
             common = set(cells_a) & set(cells_b)
             if a != b and 2 <= len(common) < len(cells_b):
                 crossings.append((a, b, tuple(sorted(common)), tuple(c for c in cells_b if c not in common)))
-    return Layout(geometry, peers, tuple(crossings))
+    sums = sum_tables(geometry)
+    sums_of_cell = [[] for _ in range(geometry.n_cells)]
+    for k, table in enumerate(sums):
+        for cell in table.cells:
+            sums_of_cell[cell].append(k)
+    return Layout(geometry, peers, tuple(crossings), sums, tuple(tuple(s) for s in sums_of_cell))
 
 
 @dataclass
@@ -126,6 +161,10 @@ class Board:
                 if self.values[other] == value:
                     raise Contradiction(f"{self.name(cell)}={digit} and {self.name(other)}={value} break a rule")
                 self.remove([other], 1 << (value - 1))
+        for k in self.layout.sums_of_cell[cell]:  # killer cages and arrows: some digit set or tuple still fits
+            table = self.layout.sums[k]
+            if not table.allowed(self.candidates).all():
+                raise Contradiction(f"{table.name}: no digits fit once {self.name(cell)}={digit}")
 
     def remove(self, cells: list[int], mask: int) -> list[int]:
         """Take the digits of `mask` out of open cells; the cells that lost some."""
@@ -252,7 +291,22 @@ def intersections(board: Board) -> bool:
     return False
 
 
-TECHNIQUES = (naked_singles, hidden_singles, naked_subsets, intersections)
+def sum_options(board: Board) -> bool:
+    """Killer cages and arrows: a cell keeps only the digits some still-possible digit set or tuple gives it."""
+    progress = False
+    for table in board.layout.sums:
+        allowed = table.allowed(board.candidates).tolist()
+        for cell, keep in zip(table.cells, allowed):
+            if not keep:
+                raise Contradiction(f"{table.name}: no digits fit")
+            lost = board.candidates[cell] & ~keep
+            if lost and board.remove([cell], lost):
+                board.note(f"{table.name}: {board.name(cell)} cannot be {join(digits_of(lost))}")
+                progress = True
+    return progress
+
+
+TECHNIQUES = (naked_singles, hidden_singles, naked_subsets, intersections, sum_options)
 
 
 def deduce(board: Board, deadline: Deadline) -> None:

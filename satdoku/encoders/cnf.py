@@ -54,7 +54,7 @@ class VarMap:
 
     @property
     def n_placements(self) -> int:
-        return self.matrix.n_options
+        return self.matrix.n_placements
 
     def var(self, r: int, c: int, d: int) -> int:
         """The variable of a 0-based placement.
@@ -121,12 +121,34 @@ def clause_count(n: int, encoding: str = DEFAULT_ENCODING) -> int:
 
 
 def _item_rules(matrix: ExactCover, items: np.ndarray, encoding: str) -> tuple[np.ndarray, np.ndarray]:
-    """For each item, whether the encoding keeps its at-least-one and its at-most-one side."""
+    """For each item, whether the encoding keeps its at-least-one and its at-most-one side. A sum group's own
+    item always keeps both (one digit set or tuple is chosen); its detail items follow the houses."""
     alo_cell, amo_cell, alo_house = _KEEPS[encoding]
     is_cell = items < matrix.n * matrix.n
     alo = np.where(is_cell, alo_cell, alo_house & (items < matrix.n_primary))  # secondary items: at most once
+    alo |= np.isin(items, [group.item for group in matrix.groups])
     amo = np.where(is_cell, amo_cell, True)
     return alo, amo
+
+
+def _group_detail_rows(matrix: ExactCover, items: np.ndarray, rows: list[np.ndarray]) -> tuple[list[np.ndarray], list[list[int]]]:
+    """Pairwise at-most-one rows with a sum group's options split off: on a detail item, two options of the
+    group already exclude each other through the group's item, so only the placements' pairs and each
+    placement with each group option are written (not the group options' pairs again)."""
+    if not matrix.groups:
+        return rows, []
+    group_items = {group.item for group in matrix.groups}
+    first = min(group_items)
+    kept, cross = [], []
+    top = matrix.n_placements
+    for item, row in zip(items.tolist(), rows):
+        if first <= item < matrix.n_primary and item not in group_items:
+            placements, own = row[row <= top], row[row > top]
+            kept.append(placements)
+            cross.append(np.stack(np.broadcast_arrays(-placements[:, None], -own[None, :]), axis=2).reshape(-1, 2))
+        else:
+            kept.append(row)
+    return kept, [pair for block in cross for pair in block.tolist()]
 
 
 def _groups(rows: list[np.ndarray]) -> dict[int, np.ndarray]:
@@ -178,12 +200,13 @@ def _formula(matrix: ExactCover, items: np.ndarray, item_options: list[np.ndarra
     alo, amo_on = _item_rules(matrix, items, encoding)
     lits = [np.asarray(opts, dtype=np.int64) + 1 for opts in item_options]
     at_least = [row.tolist() for row, keep in zip(lits, alo) if keep]
-    at_most = [row for row, keep in zip(lits, amo_on) if keep]
     top = matrix.n_options
     cnf: CNF | CNFPlus = CNFPlus() if amo == "native" else CNF()
     cnf.nv = top
+    at_most = [row for row, keep in zip(lits, amo_on) if keep]
     if amo == "pairwise":
-        extra = _pairwise(at_most, deadline)
+        rows, cross = _group_detail_rows(matrix, items[amo_on], at_most)
+        extra = _pairwise(rows, deadline) + cross
     elif amo == "native":
         extra = []
         for row in at_most:

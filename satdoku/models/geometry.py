@@ -5,10 +5,13 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import cached_property
+from itertools import combinations
+from math import comb
 
 from satdoku.errors import InputError
 
 MAX_SIDE = 64
+MAX_TABLE = 100_000  # digit combinations of one killer cage, or digit tuples of one arrow, satdoku lists
 
 
 # rules that need no data, by the names f-puzzles uses; "x" is both diagonals
@@ -49,6 +52,8 @@ class Geometry:
     extra_regions: tuple[tuple[int, ...], ...] = ()
     marks: tuple[tuple[str, int, int], ...] = ()        # (kind from MARKS, cell, cell)
     thermometers: tuple[tuple[int, ...], ...] = ()      # cells from the bulb: digits strictly increase
+    cages: tuple[tuple[tuple[int, ...], int | None], ...] = ()  # (cells, total or None): killer cages
+    arrows: tuple[tuple[int, tuple[int, ...]], ...] = ()        # (circle cell, arrow cells): circle = sum
 
     def __post_init__(self) -> None:
         if self.box_rows < 1 or self.box_cols < 1:
@@ -71,17 +76,23 @@ class Geometry:
             check_mark(kind, a, b, self.n)
         for k, line in enumerate(self.thermometers, 1):
             check_thermometer(line, self.n, k)
+        for k, (cells, total) in enumerate(self.cages, 1):
+            check_cage(cells, total, self.n, k)
+        for k, (circle, cells) in enumerate(self.arrows, 1):
+            check_arrow(circle, cells, self.n, k)
 
     def __repr__(self) -> str:
         extra = "".join(f", {name}={getattr(self, name)!r}" for name, empty in
-                        (("rules", ()), ("regions", None), ("extra_regions", ()), ("marks", ()), ("thermometers", ()))
+                        (("rules", ()), ("regions", None), ("extra_regions", ()), ("marks", ()), ("thermometers", ()),
+                         ("cages", ()), ("arrows", ()))
                         if getattr(self, name) != empty)
         return f"Geometry(box_rows={self.box_rows}, box_cols={self.box_cols}{extra})"
 
     @property
     def is_classic(self) -> bool:
         """True for rows, columns and r x c boxes alone."""
-        return not (self.rules or self.regions is not None or self.extra_regions or self.marks or self.thermometers)
+        return not (self.rules or self.regions is not None or self.extra_regions or self.marks or self.thermometers
+                    or self.cages or self.arrows)
 
     def with_rules(self, rules: tuple[str, ...] = (), regions: tuple[tuple[int, ...], ...] | None = None,
                    extra_regions: tuple[tuple[int, ...], ...] = ()) -> "Geometry":
@@ -104,6 +115,16 @@ class Geometry:
         return replace(self, marks=self.marks + tuple((k, a, b) for k, a, b in marks),
                        thermometers=self.thermometers + tuple(tuple(t) for t in thermometers))
 
+    def with_sums(self, cages: tuple[tuple[tuple[int, ...], int | None], ...] = (),
+                  arrows: tuple[tuple[int, tuple[int, ...]], ...] = ()) -> "Geometry":
+        """The same rules with more killer cages (cells, total or None) and arrows (circle, arrow cells).
+
+        >>> Geometry(2, 2).with_sums(cages=(((0, 1), 3),)).cage_combinations
+        (((1, 2),),)
+        """
+        return replace(self, cages=self.cages + tuple((tuple(c), t) for c, t in cages),
+                       arrows=self.arrows + tuple((circle, tuple(cells)) for circle, cells in arrows))
+
     @property
     def n(self) -> int:
         """Side of the grid, also the number of digits."""
@@ -119,7 +140,9 @@ class Geometry:
         shape = "jigsaw regions" if self.regions is not None else f"{self.box_rows}x{self.box_cols} boxes"
         extras = list(self.rules) + ([f"{len(self.extra_regions)} extra regions"] if self.extra_regions else []) \
             + ([f"{len(self.marks)} marks"] if self.marks else []) \
-            + ([f"{len(self.thermometers)} thermometers"] if self.thermometers else [])
+            + ([f"{len(self.thermometers)} thermometers"] if self.thermometers else []) \
+            + ([plural(len(self.cages), "killer cage")] if self.cages else []) \
+            + ([plural(len(self.arrows), "arrow")] if self.arrows else [])
         return f"{self.n}x{self.n} ({shape}" + (f"; {', '.join(extras)}" if extras else "") + ")"
 
     def box_of(self, r: int, c: int) -> int:
@@ -187,8 +210,30 @@ class Geometry:
 
     @cached_property
     def at_most_once(self) -> tuple[tuple[int, ...], ...]:
-        """Regions of fewer than n cells that may not repeat a digit (extra regions that are not houses)."""
-        return tuple(tuple(sorted(r)) for r in self.extra_regions if len(r) < self.n)
+        """Regions that may not repeat a digit and are not houses: extra regions of fewer than n cells, then
+        killer cages without a total (a cage with a total says so through its combinations)."""
+        return tuple(tuple(sorted(r)) for r in self.extra_regions if len(r) < self.n) + \
+            tuple(tuple(sorted(cells)) for cells, total in self.cages if total is None)
+
+    @cached_property
+    def distinct_regions(self) -> tuple[tuple[int, ...], ...]:
+        """Every region that may not repeat a digit beyond the houses: `at_most_once`, then the cages with a total."""
+        return self.at_most_once + tuple(tuple(sorted(cells)) for cells, total in self.cages if total is not None)
+
+    @cached_property
+    def summed_cages(self) -> tuple[tuple[tuple[int, ...], int], ...]:
+        """The killer cages with a total, as (cells, total)."""
+        return tuple((cells, total) for cells, total in self.cages if total is not None)
+
+    @cached_property
+    def cage_combinations(self) -> tuple[tuple[tuple[int, ...], ...], ...]:
+        """For each cage of `summed_cages`, every set of different digits (ascending) that fills it to its total."""
+        return tuple(digit_combinations(len(cells), total, self.n) for cells, total in self.summed_cages)
+
+    @cached_property
+    def arrow_tuples(self) -> tuple[tuple[tuple[int, ...], ...], ...]:
+        """For each arrow, every (circle digit, arrow digits...) whose arrow digits sum to the circle's."""
+        return tuple(sum_tuples(len(cells), self.n) for _, cells in self.arrows)
 
     @cached_property
     def conflicts(self) -> tuple[tuple[int, int, int, int], ...]:
@@ -322,6 +367,104 @@ def check_thermometer(line: tuple[int, ...], n: int, k: int) -> None:
         raise InputError(f"thermometer {k}: {len(line)} cells, more than the {n} digits can rise along")
     if len(set(line)) != len(line) or any(not 0 <= cell < n * n for cell in line):
         raise InputError(f"thermometer {k}: its cells must be different cells of the {n}x{n} grid")
+
+
+def digit_combinations(size: int, total: int, n: int) -> tuple[tuple[int, ...], ...]:
+    """Every set of `size` different digits of 1..n summing to `total`, ascending.
+
+    >>> digit_combinations(2, 5, 4)
+    ((1, 4), (2, 3))
+    """
+    if size * (size + 1) // 2 > total or total > size * (2 * n - size + 1) // 2:
+        return ()
+    return tuple(c for c in combinations(range(1, n + 1), size) if sum(c) == total)
+
+
+def sum_tuples(length: int, n: int) -> tuple[tuple[int, ...], ...]:
+    """Every (total, x1..x_length) with digits x of 1..n (repeats allowed) summing to a total of 1..n.
+
+    >>> sum_tuples(2, 3)
+    ((2, 1, 1), (3, 1, 2), (3, 2, 1))
+    """
+    out: list[tuple[int, ...]] = []
+
+    def grow(prefix: tuple[int, ...], left: int) -> None:
+        if len(prefix) == length:
+            out.append((sum(prefix),) + prefix)
+            return
+        for x in range(1, left - (length - len(prefix) - 1) + 1):
+            grow(prefix + (x,), left - x)
+
+    grow((), n)
+    return tuple(sorted(out))
+
+
+def table_size(kind: str, count: int, k: int, where: str) -> None:
+    """An InputError when a cage's or an arrow's table is too long to list."""
+    if count > MAX_TABLE:
+        raise InputError(f"{kind} {k} at {where}: {count:,} digit {'sets' if kind == 'killer cage' else 'tuples'}, "
+                         f"more than satdoku lists ({MAX_TABLE:,})")
+
+
+def check_cage(cells: tuple[int, ...], total: int | None, n: int, k: int) -> None:
+    """A killer cage holds 1 to n different cells of the grid, and its total (if any) is reachable."""
+    where = cell_label(cells[0], n) if cells and 0 <= cells[0] < n * n else "?"
+    if not 1 <= len(cells) <= n:
+        raise InputError(f"killer cage {k}: {len(cells)} cells; a cage holds 1 to {n} (its digits differ)")
+    if any(not 0 <= cell < n * n for cell in cells):
+        raise InputError(f"killer cage {k}: a cell outside the {n}x{n} grid")
+    if len(set(cells)) != len(cells):
+        raise InputError(f"killer cage {k} at {where} lists a cell twice")
+    if total is None:
+        return
+    if isinstance(total, bool) or not isinstance(total, int):
+        raise InputError(f"killer cage {k} at {where}: total {total!r} is not a whole number")
+    size = len(cells)
+    low, high = size * (size + 1) // 2, size * (2 * n - size + 1) // 2
+    if not low <= total <= high:
+        raise InputError(f"killer cage {k} at {where}: {size} different digits of 1..{n} sum to {low}..{high}, "
+                         f"not {total}")
+    table_size("killer cage", _count_combinations(size, total, n), k, where)
+
+
+def _count_combinations(size: int, total: int, n: int) -> int:
+    """How many sets of `size` different digits of 1..n sum to `total` (dynamic programming, no listing)."""
+    ways = [[0] * (total + 1) for _ in range(size + 1)]  # ways[j][s]: j digits summing to s
+    ways[0][0] = 1
+    for digit in range(1, n + 1):
+        for j in range(min(size, digit), 0, -1):
+            for s in range(total, digit - 1, -1):
+                ways[j][s] += ways[j - 1][s - digit]
+    return ways[size][total]
+
+
+def check_arrow(circle: int, cells: tuple[int, ...], n: int, k: int) -> None:
+    """An arrow has a circle and 1 to n - 1 different other cells of the grid."""
+    if not 0 <= circle < n * n or any(not 0 <= cell < n * n for cell in cells):
+        raise InputError(f"arrow {k}: a cell outside the {n}x{n} grid")
+    where = cell_label(circle, n)
+    if not cells:
+        raise InputError(f"arrow {k} at {where}: a circle and no arrow; an arrow has at least one cell")
+    if circle in cells or len(set(cells)) != len(cells):
+        raise InputError(f"arrow {k} at {where}: its cells must be different cells, the circle not among them")
+    if len(cells) >= n:
+        raise InputError(f"arrow {k} at {where}: {len(cells)} cells sum to at least {len(cells)}, more than the "
+                         f"circle's largest digit {n}")
+    table_size("arrow", comb(n, len(cells)), k, where)
+
+
+def plural(count: int, noun: str) -> str:
+    """A count and its noun, with an s when not one.
+
+    >>> plural(1, "arrow"), plural(2, "arrow")
+    ('1 arrow', '2 arrows')
+    """
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def cell_label(cell: int, n: int) -> str:
+    """A cell as r1c1 (1-based)."""
+    return f"r{cell // n + 1}c{cell % n + 1}"
 
 
 def check_regions(regions: tuple[tuple[int, ...], ...], n: int) -> None:

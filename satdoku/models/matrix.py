@@ -6,11 +6,20 @@ every encoder is o + 1, the usual DIMACS sudoku numbering. The items, in this or
 - primary, covered exactly once: cell i = r*n + c (items 0 .. n*n - 1), then "digit d+1 in house h"
   (item n*n + h*n + d), houses numbered as in `Geometry.houses` (rows, columns, boxes or regions,
   then the houses of the rules: diagonals, windows, disjoint groups, extra regions of n cells);
+  then the sum groups (`SumGroup`): per killer cage with a total, the cage item and "digit d+1 in the
+  cage"; per arrow, the arrow item and "position i of the arrow is not digit d+1";
 - secondary, covered at most once (Knuth's secondary items): "digit d+1 in region k" for each
   at-most-once region of `Geometry.at_most_once`, then one item per conflict of
   `Geometry.conflicts` (two placements that may not both hold), covered by those two options.
 
-A classic grid has primary items only, numbered as they always were.
+Options n^3 onwards are the sum groups' own: a killer cage has one option per set of digits that
+reaches its total, covering the cage item and the cage-digit items of the digits the set leaves out
+(so each digit is placed in the cage once or excused by the set); an arrow has one option per tuple
+(circle digit, arrow digits) that sums right, covering the arrow item and, for each position, the
+items of the digits the tuple does not put there (a placement there covers its own digit's item, so
+the cells must agree with the tuple). Pure exact cover: every engine reads it alike.
+
+A classic grid has placements and primary items only, numbered as they always were.
 """
 from __future__ import annotations
 
@@ -21,6 +30,23 @@ import numpy as np
 
 from satdoku.models.geometry import Geometry
 from satdoku.models.puzzle import Grid, Puzzle, cell_name
+
+
+@dataclass(frozen=True)
+class SumGroup:
+    """A killer cage with a total or an arrow in the matrix: its item, its detail items, its cells (circle
+    first for an arrow) and its own options `first_option .. first_option + n_options - 1`."""
+
+    kind: str            # "killer cage" or "arrow"
+    number: int          # 1-based among its kind
+    item: int
+    cells: tuple[int, ...]
+    first_option: int
+    n_options: int
+
+    @property
+    def options(self) -> range:
+        return range(self.first_option, self.first_option + self.n_options)
 
 
 @dataclass(frozen=True)
@@ -36,10 +62,39 @@ class ExactCover:
     option_items: tuple[tuple[int, ...], ...]
     item_options: tuple[np.ndarray, ...]
     n_primary: int
+    groups: tuple[SumGroup, ...] = ()
 
     @property
     def n(self) -> int:
         return self.geometry.n
+
+    @property
+    def n_placements(self) -> int:
+        """The placement options, 0 .. n^3 - 1; the sum groups' options follow."""
+        return self.n ** 3
+
+    @cached_property
+    def option_group(self) -> np.ndarray:
+        """For each option, the index of its sum group in `groups`, -1 for a placement."""
+        owner = np.full(self.n_options, -1, dtype=np.int64)
+        for k, group in enumerate(self.groups):
+            owner[group.first_option:group.first_option + group.n_options] = k
+        return owner
+
+    @cached_property
+    def group_masks(self) -> tuple[np.ndarray, ...]:
+        """Per sum group, per option and per cell of the group, the digits (bit d-1) the option lets that cell
+        hold: those whose placement shares no item with the option."""
+        out = []
+        for group in self.groups:
+            masks = np.zeros((group.n_options, len(group.cells)), dtype=np.int64)
+            for k, o in enumerate(group.options):
+                covered = set(self.option_items[o])
+                for j, cell in enumerate(group.cells):
+                    masks[k, j] = sum(1 << d for d in range(self.n)
+                                      if covered.isdisjoint(self.option_items[cell * self.n + d]))
+            out.append(masks)
+        return tuple(out)
 
     @property
     def n_options(self) -> int:
@@ -77,7 +132,14 @@ class ExactCover:
         return option // (n * n), option // n % n, option % n
 
     def option_name(self, option: int) -> str:
-        """A placement as people write it, such as 'r1c2=5'."""
+        """A placement as people write it, such as 'r1c2=5', or a sum group's option ('killer cage 1 {1,2}')."""
+        if option >= self.n_placements:
+            group = self.groups[int(self.option_group[option])]
+            masks = self.group_masks[int(self.option_group[option])][option - group.first_option]
+            digits = [[d + 1 for d in range(self.n) if m >> d & 1] for m in masks.tolist()]
+            shown = "{" + ",".join(map(str, digits[0])) + "}" if group.kind == "killer cage" else \
+                f"{digits[0][0]}={'+'.join(str(ds[0]) for ds in digits[1:])}"
+            return f"{group.kind} {group.number} {shown}"
         r, c, d = self.placement(option)
         return f"r{r + 1}c{c + 1}={d + 1}"
 
@@ -86,9 +148,17 @@ class ExactCover:
         n, g = self.n, self.geometry
         if item < n * n:
             return f"cell {cell_name(item, n)}"
-        if item < self.n_primary:
+        if item < n * n + len(g.houses) * n:
             house, d = divmod(item - n * n, n)
             return f"{g.house_names[house]} digit {d + 1}"
+        if item < self.n_primary:
+            group = max((grp for grp in self.groups if grp.item <= item), key=lambda grp: grp.item)
+            if item == group.item:
+                return f"{group.kind} {group.number} at {cell_name(group.cells[0], n)}"
+            position, d = divmod(item - group.item - 1, n)
+            if group.kind == "killer cage":
+                return f"{group.kind} {group.number} digit {d + 1}"
+            return f"arrow {group.number} {cell_name(group.cells[position], n)} digit {d + 1}"
         k = item - self.n_primary
         if k < len(g.at_most_once) * n:
             region, d = divmod(k, n)
@@ -112,11 +182,12 @@ class ExactCover:
         return ReducedCover.from_givens(self, puzzle)
 
     def grid(self, options: np.ndarray | list[int]) -> Grid:
-        """The grid that a set of n*n chosen options describes."""
+        """The grid that a set of chosen options describes (the sum groups' options say nothing more)."""
         n = self.n
         cells = [0] * (n * n)
         for o in np.asarray(options, dtype=np.int64).tolist():
-            cells[o // n] = o % n + 1
+            if o < self.n_placements:
+                cells[o // n] = o % n + 1
         return tuple(cells)
 
     def coverage(self, chosen: np.ndarray) -> np.ndarray:
@@ -135,26 +206,54 @@ def exact_cover(geometry: Geometry) -> ExactCover:
     for k, region in enumerate(geometry.at_most_once):
         for cell in region:
             regions_of_cell[cell].append(k)
-    n_primary = n * n + len(geometry.houses) * n
+    groups, group_options, n_primary = _sum_groups(geometry, n * n + len(geometry.houses) * n)
     first_conflict = n_primary + len(geometry.at_most_once) * n
     conflicts_of: dict[int, list[int]] = {}
     for k, (a, da, b, db) in enumerate(geometry.conflicts):
         for option in (a * n + da, b * n + db):
             conflicts_of.setdefault(option, []).append(first_conflict + k)
+    in_groups: list[list[int]] = [[] for _ in range(geometry.n_cells)]  # per cell: first detail item, stride
+    for group in groups:
+        for position, cell in enumerate(group.cells):
+            in_groups[cell].append(group.item + 1 + (0 if group.kind == "killer cage" else position * n))
     option_items = []
     for o in range(n ** 3):
         cell, d = divmod(o, n)
         items = [cell] + [n * n + h * n + d for h in houses[cell]]
+        items += [first + d for first in in_groups[cell]]
         items += [n_primary + k * n + d for k in regions_of_cell[cell]]
         items += conflicts_of.get(o, [])
         option_items.append(tuple(items))
+    option_items += group_options
     n_items = first_conflict + len(geometry.conflicts)
     per_item: list[list[int]] = [[] for _ in range(n_items)]
     for o, items in enumerate(option_items):
         for item in items:
             per_item[item].append(o)
     item_options = tuple(np.array(options, dtype=np.int64) for options in per_item)
-    return ExactCover(geometry, tuple(option_items), item_options, n_primary)
+    return ExactCover(geometry, tuple(option_items), item_options, n_primary, groups)
+
+
+def _sum_groups(geometry: Geometry, first_item: int) -> tuple[tuple[SumGroup, ...], list[tuple[int, ...]], int]:
+    """The killer cages with a total and the arrows as sum groups, items numbered from `first_item`, their
+    options' items (options numbered from n^3), and the next free item."""
+    n = geometry.n
+    groups: list[SumGroup] = []
+    options: list[tuple[int, ...]] = []
+    item, first_option = first_item, n ** 3
+    for k, ((cells, _), sets) in enumerate(zip(geometry.summed_cages, geometry.cage_combinations), 1):
+        groups.append(SumGroup("killer cage", k, item, tuple(cells), first_option, len(sets)))
+        for digits in sets:
+            options.append((item,) + tuple(item + 1 + d for d in range(n) if d + 1 not in digits))
+        item, first_option = item + 1 + n, first_option + len(sets)
+    for k, ((circle, cells), tuples) in enumerate(zip(geometry.arrows, geometry.arrow_tuples), 1):
+        members = (circle,) + tuple(cells)
+        groups.append(SumGroup("arrow", k, item, members, first_option, len(tuples)))
+        for values in tuples:
+            options.append((item,) + tuple(item + 1 + i * n + d for i, v in enumerate(values)
+                                           for d in range(n) if d + 1 != v))
+        item, first_option = item + 1 + len(members) * n, first_option + len(tuples)
+    return tuple(groups), options, item
 
 
 def _classic_cover(geometry: Geometry) -> ExactCover:

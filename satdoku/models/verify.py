@@ -25,7 +25,27 @@ def solution_problems(grid: Sequence[int], puzzle: Puzzle) -> list[str]:
         return problems
     rows = [list(grid[r * n:(r + 1) * n]) for r in range(n)]
     g = puzzle.geometry
-    return house_problems(rows, g) + rule_problems(rows, g) + mark_problems(rows, g)
+    return house_problems(rows, g) + rule_problems(rows, g) + mark_problems(rows, g) + sum_problems(rows, g)
+
+
+def sum_problems(rows: list[list[int]], g: Geometry) -> list[str]:
+    """Killer cages (different digits, summing to the total when there is one) and arrows (the arrow's
+    digits sum to the circle's), from the cells the input listed."""
+    n = g.n
+    problems = []
+    for k, (cells, total) in enumerate(g.cages, 1):
+        digits = [rows[cell // n][cell % n] for cell in cells]
+        where = cell_name(cells[0], n)
+        if len(set(digits)) != len(digits):
+            problems.append(f"killer cage {k} at {where} repeats a digit: {digits}")
+        if total is not None and sum(digits) != total:
+            problems.append(f"killer cage {k} at {where} sums to {sum(digits)}, not {total}")
+    for k, (circle, cells) in enumerate(g.arrows, 1):
+        digits = [rows[cell // n][cell % n] for cell in cells]
+        if sum(digits) != rows[circle // n][circle % n]:
+            problems.append(f"arrow {k}: {'+'.join(map(str, digits))} = {sum(digits)}, but its circle at "
+                            f"{cell_name(circle, n)} holds {rows[circle // n][circle % n]}")
+    return problems
 
 
 def mark_problems(rows: list[list[int]], g: Geometry) -> list[str]:
@@ -152,7 +172,7 @@ def given_conflict(puzzle: Puzzle) -> str | None:
     """
     n, g, cells = puzzle.n, puzzle.geometry, puzzle.cells
     groups = list(zip(g.house_names, g.houses)) + [(f"small region {k + 1}", region)
-                                                   for k, region in enumerate(g.at_most_once)]
+                                                   for k, region in enumerate(g.distinct_regions)]
     for a, da, b, db in g.conflicts:
         if cells[a] == da + 1 and cells[b] == db + 1:
             why = [r for r in g.rules if r in CONFLICT_RULES] + (["marks"] if g.marks else []) + \
