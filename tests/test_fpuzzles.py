@@ -253,11 +253,12 @@ BAD_JSON = [
      ["anti-diagonal 1", "r1c4", "r3c2"]),
     ("malformed", '{"size": 4, "grid": [[{}', ["malformed JSON", "line 1"]),
     ("not an object", "[1, 2]", ["must be an object"]),
-    ("killer cage", json4(killercage=[{"cells": ["R2C3", "R2C4"], "value": "3"}]),
-     ["rule 'killercage' is not supported yet", "r2c3"]),
+    ("killer cage of letters", json4(killercage=[{"cells": ["R2C3", "R2C4"], "value": "3a"}]),
+     ["rule 'killercage': killer cage 1 at r2c3", 'total "3a" is not a whole number']),
     ("thermometer too long", json4(thermometer=[{"lines": [["R3C1", "R2C1", "R1C1", "R1C2", "R1C3"]]}]),
      ["rule 'thermometer' 1", "5 cells from r3c1"]),
-    ("arrow", json4(arrow=[{"cells": ["R1C1"], "lines": [["R1C1", "R1C2"]]}]), ["rule 'arrow'", "r1c1"]),
+    ("arrow from a pill", json4(arrow=[{"cells": ["R1C1", "R1C2"], "lines": [["R1C1", "R2C1"]]}]),
+     ["rule 'arrow' with a 2-cell circle (a pill) is not supported yet (first at r1c1)"]),
     ("kropki of another difference", json4(difference=[{"cells": ["R4C1", "R4C2"], "value": "3"}]),
      ["rule 'difference' with value \"3\" is not supported yet", "r4c1"]),
     ("xv of another letter", json4(xv=[{"cells": ["R1C1", "R1C2"], "value": "Z"}]), ["rule 'xv'", "r1c1"]),
@@ -265,8 +266,8 @@ BAD_JSON = [
     ("even", json4(even=[{"cell": "R2C2"}]), ["rule 'even'", "r2c2"]),
     ("negative of sums", json4(negative=["ratio", "sum"]), ["rule 'negative' of \"sum\""]),
     ("unknown key", json4(frobnicate={"on": True}), ["rule 'frobnicate'"]),
-    ("cage with a value", json4(cage=[{"cells": ["R3C3"], "value": "7", "outlineC": "#000000"}]),
-     ["rule 'cage'", "killer cage", "r3c3"]),
+    ("cage with a value out of reach", json4(cage=[{"cells": ["R3C3"], "value": "7", "outlineC": "#000000"}]),
+     ["rule 'cage'", "killer cage 1 at r3c3", "not 7"]),
     ("line from a constraint", json4(line=[{"lines": [["R1C1", "R2C2"]], "fromConstraint": "Entropic Line",
                                             "isNewConstraint": True, "outlineC": "#FFA000", "width": 0.3}]),
      ["rule 'Entropic Line'", "r1c1"]),
@@ -287,16 +288,15 @@ def test_bad_json(text: str, fragments: list[str], tmp_path, capsys) -> None:
 
 @pytest.mark.parametrize("command", ["count", "check", "export"])
 def test_unsupported_rule_fails_every_command(command: str, tmp_path, capsys) -> None:
-    path = write(tmp_path, "puzzle.json", json4(killercage=[{"cells": ["R1C1", "R1C2"], "value": "3"}]))
+    path = write(tmp_path, "puzzle.json", json4(even=[{"cell": "R1C1"}]))
     err = assert_bad_input(capsys, [command, path], "puzzle.json")
-    assert err == "satdoku: puzzle.json: rule 'killercage' is not supported yet (first at r1c1)\n"
+    assert err == "satdoku: puzzle.json: rule 'even' is not supported yet (first at r1c1)\n"
 
 
 def test_unsupported_rule_in_a_link(tmp_path, capsys) -> None:
-    link = "https://www.f-puzzles.com/?load=" + packed(json.loads(json4(killercage=[{"cells": ["R2C2"],
-                                                                                       "value": "4"}])))
+    link = "https://www.f-puzzles.com/?load=" + packed(json.loads(json4(even=[{"cell": "R2C2"}])))
     path = write(tmp_path, "links.txt", ".2..1.3.............4............5..\n" + link + "\n")
-    assert_bad_input(capsys, ["solve", path], "links.txt line 2", "rule 'killercage'", "r2c2")
+    assert_bad_input(capsys, ["solve", path], "links.txt line 2", "rule 'even'", "r2c2")
 
 
 CORRUPT = [

@@ -1,6 +1,6 @@
 """Reading and writing puzzles: one-line, multi-line grids (.ss, .sdk), integer lists, any size; f-puzzles
-JSON and links (`fpuzzles.py`), and the text form: a grid, then `regions:`, `rules:`, `extra:`, `thermo:` and
-mark (`white:`, `black:`, `x:`, `v:`) sections."""
+JSON and links (`fpuzzles.py`), and the text form: a grid, then `regions:`, `rules:`, `extra:`, `thermo:`,
+mark (`white:`, `black:`, `x:`, `v:`), `cage:` and `arrow:` sections."""
 from __future__ import annotations
 
 import re
@@ -10,9 +10,10 @@ from pathlib import Path
 
 from satdoku.errors import InputError
 from satdoku.fileio import read_text
-from satdoku.models.fpuzzles import (canonical_marks, checked, default_boxes, fpuzzles_puzzle, geometry_of_regions,
-                                     geometry_with, is_json_text, is_link, is_packed, link_puzzle, parse_cell,
-                                     parse_mark, parse_thermometer, read_json_text, unpack, with_marks)
+from satdoku.models.fpuzzles import (CELL_NAME, canonical_marks, checked, default_boxes, fpuzzles_puzzle,
+                                     geometry_of_regions, geometry_with, is_json_text, is_link, is_packed, link_puzzle,
+                                     parse_arrow, parse_cage, parse_cell, parse_mark, parse_thermometer,
+                                     read_json_text, unpack, with_marks, with_sums)
 from satdoku.models.geometry import (MARKS, MAX_SIDE, NAMED_RULES, Geometry, canonical_rules, check_extra_region, cut,
                                      default_geometry, is_square_size, shown)
 from satdoku.models.puzzle import Puzzle, cell_name
@@ -369,7 +370,7 @@ def parse_puzzles(text: str, box: Geometry | None = None, source: str = "",
 def _with_variant(puzzles: list[Puzzle], rules: tuple[str, ...],
                   extras: list[tuple[int, str]] | None = None, source: str = "",
                   group: _Group | None = None) -> list[Puzzle]:
-    """Each puzzle with the rules, the `extra:` lines and a group's thermometers and marks added, givens
+    """Each puzzle with the rules, the `extra:` lines and a group's thermometers, marks, cages and arrows added, givens
     checked; puzzles of one geometry share one new geometry, built once (its houses and conflicts are then
     computed once)."""
     made: dict[Geometry, Geometry] = {}
@@ -379,7 +380,8 @@ def _with_variant(puzzles: list[Puzzle], rules: tuple[str, ...],
             regions = tuple(_extra_region(rest, puzzle.n, k, _where(source, lineno))
                             for k, (lineno, rest) in enumerate(extras or [], len(puzzle.geometry.extra_regions) + 1))
             geometry = geometry_with(puzzle, rules, None, regions)
-            made[puzzle.geometry] = _group_marks(geometry, group, source) if group else geometry
+            made[puzzle.geometry] = _group_sums(_group_marks(geometry, group, source), group, source) if group \
+                else geometry
         out.append(checked(Puzzle(made[puzzle.geometry], puzzle.cells, puzzle.alphabet, puzzle.source)))
     return out
 
@@ -404,12 +406,12 @@ def parse_puzzle(text: str, box: Geometry | None = None) -> Puzzle:
     return puzzles[0]
 
 
-# --- the text form: a grid, then `regions:`, `rules:`, `extra:`, `thermo:` and mark sections --------------
+# --- the text form: a grid, then `regions:`, `rules:`, `extra:`, `thermo:`, mark, `cage:`, `arrow:` sections --
 
-SECTION = re.compile(r"(regions|rules|extra|thermo|white|black|x|v)\s*:(.*)", re.IGNORECASE)
+SECTION = re.compile(r"(regions|rules|extra|thermo|white|black|x|v|cage|arrow)\s*:(.*)", re.IGNORECASE)
 # a line that looks like a section of cells under a name satdoku does not know (such as 'grey: r1c1 r1c2')
 UNKNOWN_SECTION = re.compile(r"([A-Za-z][\w+-]*)\s*:((?:[\s,;]*[rR][0-9]+[cC][0-9]+)+[\s,;]*)")
-SECTION_NAMES = ("regions", "rules", "extra", "thermo") + tuple(MARKS)
+SECTION_NAMES = ("regions", "rules", "extra", "thermo") + tuple(MARKS) + ("cage", "arrow")
 
 
 @dataclass
@@ -423,12 +425,14 @@ class _Group:
     extras: list[tuple[int, str]] = field(default_factory=list)
     thermos: list[tuple[int, str]] = field(default_factory=list)
     marks: list[tuple[int, str, str]] = field(default_factory=list)  # (line, kind, cells)
+    cages: list[tuple[int, str]] = field(default_factory=list)
+    arrows: list[tuple[int, str]] = field(default_factory=list)
 
     @property
     def first_section(self) -> int | None:
         """The line of the group's first section, or None when it has none."""
-        lines = [self.regions_at] + [k for k, _ in self.rules + self.extras + self.thermos] + \
-            [k for k, _, _ in self.marks]
+        lines = [self.regions_at] + [k for k, _ in self.rules + self.extras + self.thermos + self.cages + self.arrows] \
+            + [k for k, _, _ in self.marks]
         return min((k for k in lines if k is not None), default=None)
 
 
@@ -508,7 +512,8 @@ def _add_section(group: _Group, kind: str, rest: str, lineno: int, source: str) 
     if kind in MARKS:
         group.marks.append((lineno, kind, rest))
     else:
-        {"rules": group.rules, "extra": group.extras, "thermo": group.thermos}[kind].append((lineno, rest))
+        {"rules": group.rules, "extra": group.extras, "thermo": group.thermos, "cage": group.cages,
+         "arrow": group.arrows}[kind].append((lineno, rest))
     return "sections"
 
 
@@ -628,6 +633,35 @@ def _group_marks(geometry: Geometry, group: _Group, source: str) -> Geometry:
     return with_marks(geometry, marks, thermometers)
 
 
+def parse_cage_line(text: str, n: int, k: int) -> tuple[tuple[int, ...], int | None]:
+    """One `cage:` line: an optional total, then cell names; the first word that is not a cell name is the total.
+
+    >>> parse_cage_line("15 r1c1 r1c2 r2c1", 9, 1), parse_cage_line("r5c5, r5c6", 9, 2)
+    (((0, 1, 9), 15), ((40, 41), None))
+    """
+    names = _cell_names(text)
+    total = names.pop(0) if names and not CELL_NAME.fullmatch(names[0]) else None
+    return parse_cage(names, total, n, k)
+
+
+def _group_sums(geometry: Geometry, group: _Group, source: str) -> Geometry:
+    """The geometry with the group's `cage:` lines (a total, then cells) and `arrow:` lines (circle first) added."""
+    n = geometry.n
+    cages = []
+    for k, (lineno, rest) in enumerate(group.cages, len(geometry.cages) + 1):
+        try:
+            cages.append(parse_cage_line(rest, n, k))
+        except InputError as err:
+            raise InputError(f"{_where(source, lineno)}: cage: {err}") from None
+    arrows = []
+    for k, (lineno, rest) in enumerate(group.arrows, len(geometry.arrows) + 1):
+        try:
+            arrows.append(parse_arrow(_cell_names(rest), n, k))
+        except InputError as err:
+            raise InputError(f"{_where(source, lineno)}: arrow: {err}") from None
+    return with_sums(geometry, cages, arrows)
+
+
 def read_puzzles(path: str, box: Geometry | None = None, rules: tuple[str, ...] = ()) -> list[Puzzle]:
     """Every puzzle in a file, or on standard input when the path is '-'; `rules` are added to each.
 
@@ -693,8 +727,9 @@ def format_cells(cells: Sequence[int], puzzle: Puzzle, style: str) -> str:
 
 def to_text_form(puzzle: Puzzle) -> str:
     """The text form: the grid drawn (plain rows for jigsaw regions), then `regions:`, `rules:`, one
-    `extra:` line per extra region, one `thermo:` line per thermometer (bulb first) and one line per mark
-    (`white:`, `black:`, `x:`, `v:`, two cells); classic puzzles are the drawn grid alone.
+    `extra:` line per extra region, one `thermo:` line per thermometer (bulb first), one line per mark
+    (`white:`, `black:`, `x:`, `v:`, two cells), one `cage:` line per killer cage (its total, if any, then its
+    cells) and one `arrow:` line per arrow (circle first); classic puzzles are the drawn grid alone.
 
     >>> from satdoku.models.geometry import Geometry
     >>> print(to_text_form(Puzzle(Geometry(2, 2, rules=("antiking",)), (1,) + (0,) * 15)), end="")
@@ -716,6 +751,9 @@ def to_text_form(puzzle: Puzzle) -> str:
     lines += ["extra: " + " ".join(cell_name(cell, n) for cell in region) for region in g.extra_regions]
     lines += ["thermo: " + " ".join(cell_name(cell, n) for cell in line) for line in g.thermometers]
     lines += [f"{kind}: {cell_name(a, n)} {cell_name(b, n)}" for kind, a, b in canonical_marks(g.marks)]
+    lines += ["cage: " + " ".join(([str(total)] if total is not None else []) + [cell_name(cell, n) for cell in cells])
+              for cells, total in g.cages]
+    lines += ["arrow: " + " ".join(cell_name(cell, n) for cell in (circle,) + cells) for circle, cells in g.arrows]
     return "\n".join(lines) + "\n"
 
 

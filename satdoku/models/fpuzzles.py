@@ -5,11 +5,13 @@ The f-puzzles object: `size` (n), `grid[r][c]` cells with `value`, `given` and `
 the cell's region is not its default box), the booleans `diagonal+`, `diagonal-`, `antiknight`, `antiking`,
 `nonconsecutive`, `disjointgroups`, `extraregion` (`[{"cells": ["R1C1", ...]}]`), `thermometer`
 (`[{"lines": [["R1C1", ...]]}]`, bulb first), the dots `difference` (white) and `ratio` (black)
-(`[{"cells": ["R1C1", "R1C2"]}]`, an optional `value` of 1 / 2), `xv` (`[{"cells": [...], "value": "X"}]`) and
+(`[{"cells": ["R1C1", "R1C2"]}]`, an optional `value` of 1 / 2), `xv` (`[{"cells": [...], "value": "X"}]`),
 `negative` (`["ratio", "xv", "difference"]`; f-puzzles writes the white dots' negative as `nonconsecutive`
-beside the dots). Only givens count: a value without `given` is a player's entry. A constraint satdoku does
-not support yet is an InputError naming it, never dropped; `COSMETIC` drawings are read as decoration unless
-a constraint tool drew them.
+beside the dots), `killercage` (`[{"cells": ["R1C1", ...], "value": "10"}]`, the value optional) and `arrow`
+(`[{"lines": [["R1C1", "R1C2", ...]], "cells": ["R1C1"]}]`: `cells` is the circle, each line one arrow from it;
+a circle of two or more cells, a pill, is refused). Only givens count: a value without `given` is a player's
+entry. A constraint satdoku does not support yet is an InputError naming it, never dropped; `COSMETIC`
+drawings are read as decoration unless a constraint tool drew them, and a `cage` with a value is a killer cage.
 """
 from __future__ import annotations
 
@@ -21,7 +23,8 @@ from typing import Any
 from urllib.parse import quote, unquote
 
 from satdoku.errors import InputError
-from satdoku.models.geometry import MARKS, MAX_SIDE, Geometry, check_extra_region, check_mark, cut, shown, windows
+from satdoku.models.geometry import (MARKS, MAX_SIDE, Geometry, check_arrow, check_cage, check_extra_region, check_mark,
+                                     cut, shown, windows)
 from satdoku.models.puzzle import Puzzle, cell_name
 from satdoku.models.verify import given_conflict
 
@@ -32,7 +35,7 @@ FLAGS = ("diagonal-", "diagonal+", "windoku", "disjointgroups", "antiknight", "a
 METADATA = ("size", "grid", "title", "author", "ruleset", "solution", "highlightConflicts",
             "highlightConstraints", "disabledlogic", "truecandidatesoptions")
 # f-puzzles' cosmetic tools: decoration unless a constraint tool drew them (`fromConstraint`,
-# `isNewConstraint`); a `cage` with a value is a killer cage in other programs, so it is refused
+# `isNewConstraint`); a `cage` with a value is a killer cage in other programs, and is read as one
 COSMETIC = ("text", "line", "rectangle", "circle", "cage")
 # cell keys that hold colours and a player's pencil marks, not constraints
 CELL_COSMETIC = ("c", "highlight", "centerPencilMarks", "cornerPencilMarks", "candidates")
@@ -45,7 +48,8 @@ DOTS = {"difference": ("white", 1), "ratio": ("black", 2)}
 XV_VALUES = {"x": "x", "v": "v"}
 # f-puzzles' `negative` entries and satdoku's rules
 NEGATIVES = {"difference": "negative-difference", "ratio": "negative-ratio", "xv": "negative-xv"}
-CONSTRAINT_KEYS = ("thermometer", "difference", "ratio", "xv", "negative")
+CONSTRAINT_KEYS = ("thermometer", "difference", "ratio", "xv", "negative", "killercage", "arrow")
+TOTAL = re.compile(r"[0-9]{1,6}")  # a killer cage's total as written: ASCII digits
 
 
 # --- shared with the text form -------------------------------------------------------------------------
@@ -192,6 +196,75 @@ def parse_thermometer(names: Any, n: int) -> tuple[int, ...]:
             raise InputError(f"{cell_name(cell, n)} twice; a thermometer's cells are all different")
         seen.add(cell)
     return cells
+
+
+def parse_total(value: Any) -> int | None:
+    """A killer cage's total: a whole number or a string of digits; None (no total) for null or ''.
+
+    >>> parse_total("10"), parse_total(7), parse_total(""), parse_total(None)
+    (10, 7, None, None)
+    >>> parse_total("1a")
+    Traceback (most recent call last):
+    ...
+    satdoku.errors.InputError: total "1a" is not a whole number
+    """
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 10 ** 6:
+        return value
+    if isinstance(value, str) and TOTAL.fullmatch(value.strip()):
+        return int(value.strip())
+    raise InputError(f"total {_json(value)} is not a whole number")
+
+
+def parse_cage(names: Any, total: Any, n: int, k: int) -> tuple[tuple[int, ...], int | None]:
+    """Killer cage k from its cell names and total (see `parse_total`); errors name the cage and a cell.
+
+    >>> parse_cage(["R1C1", "r1c2"], "3", 4, 1)
+    ((0, 1), 3)
+    >>> parse_cage(["R1C1", "R1C2"], 2, 4, 1)
+    Traceback (most recent call last):
+    ...
+    satdoku.errors.InputError: killer cage 1 at r1c1: 2 different digits of 1..4 sum to 3..7, not 2
+    """
+    if not isinstance(names, (list, tuple)):
+        raise InputError(f"killer cage {k}: expected a list of cells, found {_json(names)}")
+    try:
+        cells = tuple(parse_cell(name, n) for name in names)
+    except InputError as err:
+        raise InputError(f"killer cage {k}: {err}") from None
+    where = cell_name(cells[0], n) if cells else "no cell"
+    try:
+        value = parse_total(total)
+    except InputError as err:
+        raise InputError(f"killer cage {k} at {where}: {err}") from None
+    check_cage(cells, value, n, k)
+    return cells, value
+
+
+def parse_arrow(names: Any, n: int, k: int) -> tuple[int, tuple[int, ...]]:
+    """Arrow k from its cell names, the circle first; errors name the arrow and a cell.
+
+    >>> parse_arrow(["R1C1", "R1C2", "R2C2"], 4, 1)
+    (0, (1, 5))
+    """
+    if not isinstance(names, (list, tuple)):
+        raise InputError(f"arrow {k}: expected a list of cells, found {_json(names)}")
+    try:
+        cells = tuple(parse_cell(name, n) for name in names)
+    except InputError as err:
+        raise InputError(f"arrow {k}: {err}") from None
+    if not cells:
+        raise InputError(f"arrow {k}: no cells; an arrow has a circle and at least one more cell")
+    check_arrow(cells[0], cells[1:], n, k)
+    return cells[0], cells[1:]
+
+
+def with_sums(geometry: Geometry, cages: Iterable[tuple[tuple[int, ...], int | None]] = (),
+              arrows: Iterable[tuple[int, tuple[int, ...]]] = ()) -> Geometry:
+    """The geometry with more killer cages and arrows, in the order given (both formats keep it)."""
+    cages, arrows = tuple(cages), tuple(arrows)
+    return geometry.with_sums(cages=cages, arrows=arrows) if cages or arrows else geometry
 
 
 def _at(names: Any, n: int) -> str:
@@ -356,6 +429,7 @@ def _puzzle(data: Any, box: Geometry | None, source: str) -> Puzzle:
                             marks)
     geometry = geometry.with_rules(rules, extra_regions=tuple(extra))
     geometry = with_marks(geometry, marks, _thermometers(data.get("thermometer"), n))
+    geometry = with_sums(geometry, _cages(data, n), _arrows(data.get("arrow"), n))
     return Puzzle(geometry, cells, None, source)
 
 
@@ -479,6 +553,51 @@ def _thermometers(value: Any, n: int) -> tuple[tuple[int, ...], ...]:
     return tuple(out)
 
 
+def _cages(data: dict, n: int) -> tuple[tuple[tuple[int, ...], int | None], ...]:
+    """`killercage` ([{"cells": [...], "value": "10"}], the value optional), then every `cage` drawing with a value."""
+    entries = [("killercage", entry) for entry in _entries("killercage", data.get("killercage"))]
+    if isinstance(data.get("cage"), list):  # the cosmetic cages; `refuse_unsupported` checked their shape
+        entries += [("cage", entry) for entry in data["cage"] if not _empty(entry.get("value"))]
+    out = []
+    for k, (key, entry) in enumerate(entries, 1):
+        try:
+            out.append(parse_cage(entry.get("cells"), entry.get("value"), n, k))
+        except InputError as err:
+            raise InputError(f"rule {key!r}: {err}") from None
+    return tuple(out)
+
+
+def _arrows(value: Any, n: int) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """`arrow`: [{"lines": [[circle, ...], ...], "cells": [circle]}]; each line is one arrow from the circle."""
+    out = []
+    for k, entry in enumerate(_entries("arrow", value), 1):
+        circle, lines = entry.get("cells"), entry.get("lines")
+        if not isinstance(circle, list) or not circle or not isinstance(lines, list) or not lines:
+            raise InputError(f"rule 'arrow' {k}: expected {{\"lines\": [[\"R1C1\", \"R1C2\", ...]], "
+                             f"\"cells\": [\"R1C1\"]}}{_first_cell(entry, n)}")
+        if len(circle) > 1:
+            raise InputError(f"rule 'arrow' with a {len(circle)}-cell circle (a pill) is not supported yet"
+                             f"{_first_cell(circle, n)}")
+        for line in lines:
+            try:
+                out.append(parse_arrow(_from_circle(circle[0], line), n, len(out) + 1))
+            except InputError as err:
+                raise InputError(f"rule 'arrow': {err}") from None
+    return tuple(out)
+
+
+def _from_circle(circle: Any, line: Any) -> list:
+    """An arrow's cell names, the circle first: the line without its first cell when that is the circle.
+
+    >>> _from_circle("R1C1", ["r1c1", "R1C2"]), _from_circle("R1C1", ["R1C2"])
+    (['R1C1', 'R1C2'], ['R1C1', 'R1C2'])
+    """
+    if not isinstance(line, list):
+        return line
+    same = line and isinstance(line[0], str) and isinstance(circle, str) and line[0].lower() == circle.lower()
+    return [circle] + (line[1:] if same else line)
+
+
 def _dots(data: dict, n: int) -> tuple[tuple[str, int, int], ...]:
     """The kropki dots of `difference` (white) and `ratio` (black); a dot of another value is refused."""
     out = []
@@ -552,7 +671,7 @@ def refuse_unsupported(data: dict, n: int) -> None:
 
 
 def _refuse_drawn_constraints(key: str, value: Any, n: int) -> None:
-    """Cosmetic drawings pass, except those a constraint tool drew and cages with a value (killer cages)."""
+    """Cosmetic drawings pass, except those a constraint tool drew (cages with a value are killer cages)."""
     if not isinstance(value, list):
         raise InputError(f"{key!r}: expected a list of drawings")
     for entry in value:
@@ -562,9 +681,6 @@ def _refuse_drawn_constraints(key: str, value: Any, n: int) -> None:
         if tool or entry.get("isNewConstraint"):
             name = tool if isinstance(tool, str) and tool else key
             raise InputError(f"rule {shown(name)} (drawn as a {key}) is not supported yet{_first_cell(entry, n)}")
-        if key == "cage" and not _empty(entry.get("value")):
-            raise InputError(f"rule 'cage' (a cage with a value: a killer cage) is not supported yet"
-                             f"{_first_cell(entry, n)}")
 
 
 def _first_cell(value: Any, n: int) -> str:
@@ -614,6 +730,7 @@ def fpuzzles_object(puzzle: Puzzle) -> dict:
     if extra:
         data["extraregion"] = [{"cells": _names(region, n)} for region in extra]
     data.update(_marks_object(g))
+    data.update(_sums_object(g))
     return data
 
 
@@ -648,6 +765,26 @@ def _marks_object(g: Geometry) -> dict[str, Any]:
     negative = [name for name, rule in NEGATIVES.items() if rule in g.rules]
     if negative:
         data["negative"] = negative
+    return data
+
+
+def _sums_object(g: Geometry) -> dict[str, Any]:
+    """The f-puzzles lists of a geometry's killer cages (the total as a string, as f-puzzles writes it) and
+    arrows (one line each, from the circle).
+
+    >>> data = _sums_object(Geometry(2, 2, cages=(((0, 1), 3), ((5,), None)), arrows=((0, (4, 8)),)))
+    >>> data["killercage"]
+    [{'cells': ['R1C1', 'R1C2'], 'value': '3'}, {'cells': ['R2C2']}]
+    >>> data["arrow"]
+    [{'lines': [['R1C1', 'R2C1', 'R3C1']], 'cells': ['R1C1']}]
+    """
+    n, data = g.n, {}
+    if g.cages:
+        data["killercage"] = [{"cells": _names(cells, n), **({} if total is None else {"value": str(total)})}
+                              for cells, total in g.cages]
+    if g.arrows:
+        data["arrow"] = [{"lines": [_names((circle,) + cells, n)], "cells": _names((circle,), n)}
+                         for circle, cells in g.arrows]
     return data
 
 
