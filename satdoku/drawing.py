@@ -4,9 +4,11 @@ Pure string building, no drawing library. A picture shows thin cell lines, thick
 neighbouring cells lie in different boxes or jigsaw regions (and round the grid), both diagonals as
 light lines when the rules have them, shaded windoku windows and extra regions (each extra region its
 own light colour), a small dot per cell coloured by its position in the box for disjoint groups,
-thermometers (a grey bulb and a thick grey line to the tip, under the digits), kropki dots and X and V
-letters on the edge between their two cells, and a legend naming every rule (anti-knight, anti-king,
-non-consecutive and the negative rules have nothing to draw). Givens are bold black, solved digits
+thermometers (a grey bulb and a thick grey line to the tip, under the digits), arrows (a grey circle
+and a thin grey line through the arrow's cells to an open arrowhead, under the digits), killer cages (a
+dashed outline just inside the cage's boundary, its total small in the top-left corner of its first
+cell), kropki dots and X and V letters on the edge between their two cells, and a legend naming every
+rule (anti-knight, anti-king, non-consecutive and the negative rules have nothing to draw). Givens are bold black, solved digits
 blue; digits are written in the puzzle's alphabet.
 
 >>> from satdoku.models.puzzle import Puzzle
@@ -24,7 +26,7 @@ import textwrap
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from satdoku.models.geometry import Geometry, windows
+from satdoku.models.geometry import Geometry, plural, windows
 from satdoku.models.puzzle import Grid, Puzzle
 
 GIVEN_COLOUR = "#000000"
@@ -36,6 +38,8 @@ WINDOW_COLOUR = "#d3e5f8"
 EXTRA_COLOURS = ("#fde0b6", "#d6f0c6", "#f6d2e7", "#e4daf8", "#fbf3a6", "#c9eeee")
 BACKGROUND = "#ffffff"
 THERMO_COLOUR = "#c8c8c8"
+ARROW_COLOUR = "#8c8c8c"
+CAGE_COLOUR = "#000000"
 MARK_COLOUR = "#000000"
 TEXT_COLOUR = "#202020"
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
@@ -208,15 +212,21 @@ def legend_text(g: Geometry) -> str:
 
 
 def mark_legend(g: Geometry) -> list[str]:
-    """The marks and thermometers a grid has, in words, for the legend.
+    """The marks, thermometers, killer cages and arrows a grid has, in words, for the legend.
 
     >>> mark_legend(Geometry(2, 2).with_marks((("x", 0, 1), ("white", 2, 3)), ((0, 4),)))
     ['1 thermometer', 'white dots: differ by 1', 'X: sum 10']
+    >>> mark_legend(Geometry(2, 2).with_sums((((0, 1), 3), ((2,), None)), ((4, (5, 6)),)))
+    ['2 killer cages', '1 arrow']
     """
     items = []
     if g.thermometers:
         count = len(g.thermometers)
         items.append(f"{count} thermometer{'s' if count > 1 else ''}")
+    if g.cages:
+        items.append(plural(len(g.cages), "killer cage"))
+    if g.arrows:
+        items.append(plural(len(g.arrows), "arrow"))
     kinds = {kind for kind, _, _ in g.marks}
     return items + [words for kind, words in MARK_NAMES.items() if kind in kinds]
 
@@ -319,6 +329,127 @@ def _thermometers(g: Geometry, cell: float) -> list[str]:
     return out
 
 
+def toward(start: tuple[float, float], end: tuple[float, float], distance: float) -> tuple[float, float]:
+    """The point `distance` from `start` on the way to `end`.
+
+    >>> toward((0, 0), (30, 40), 10)
+    (6.0, 8.0)
+    """
+    length = math.dist(start, end) or 1.0
+    return (start[0] + (end[0] - start[0]) * distance / length, start[1] + (end[1] - start[1]) * distance / length)
+
+
+def arrowhead(tail: tuple[float, float], tip: tuple[float, float], size: float) -> str:
+    """Path data of an open chevron with its point at `tip`, pointing away from `tail`.
+
+    >>> arrowhead((0, 0), (10, 0), 5)
+    'M6.46 -3.54L10 0L6.46 3.54'
+    """
+    (bx, by), (x, y) = toward(tip, tail, size * math.sqrt(0.5)), tip
+    dx, dy = (bx - x, by - y)
+    return f"M{num(bx - dy)} {num(by + dx)}L{num(x)} {num(y)}L{num(bx + dy)} {num(by - dx)}"
+
+
+def _arrows(g: Geometry, cell: float) -> list[str]:
+    """Each arrow: a grey circle in its circle cell and a thin grey line from the circle's edge through its
+    cells' centres to an open arrowhead at the last one."""
+    out, radius, width = [], cell * 0.38, num(max(1.5, cell / 18))
+    for circle, line in g.arrows:
+        centre = cell_centre(circle, g.n, cell)
+        points = [cell_centre(index, g.n, cell) for index in line]
+        start = toward(centre, points[0], radius)
+        path = f"M{num(start[0])} {num(start[1])}" + "".join(f"L{num(x)} {num(y)}" for x, y in points)
+        path += arrowhead(([start] + points)[-2], points[-1], cell * 0.3)
+        out.append(f'<path d="{path}" stroke="{ARROW_COLOUR}" stroke-width="{width}" fill="none" '
+                   f'stroke-linecap="round" stroke-linejoin="round"/>')
+        out.append(f'<circle cx="{num(centre[0])}" cy="{num(centre[1])}" r="{num(radius)}" fill="none" '
+                   f'stroke="{ARROW_COLOUR}" stroke-width="{width}"/>')
+    return out
+
+
+def cage_inset(cell: float) -> int:
+    """How far a killer cage's dashed outline lies inside its cells, in whole pixels.
+
+    >>> cage_inset(36), cage_inset(16)
+    (4, 2)
+    """
+    return max(2, round(cell * 0.12))
+
+
+Place = tuple[int, int]  # a coordinate as (grid lines, insets): grid lines * cell + insets * inset
+
+
+def cage_sides(cells: Iterable[int], n: int) -> list[tuple[str, Place, Place, Place]]:
+    """A cage's outline in grid lines and insets: horizontal ("h", y, x0, x1) and vertical ("v", x, y0, y1)
+    runs, one per boundary side of each cell, each inset one step into its cell and lengthened or shortened
+    by one step at either end so that neighbouring runs meet at convex and concave corners alike; then
+    runs on one line that meet are joined.
+
+    >>> cage_sides([0], 9)[:2]
+    [('h', (0, 1), (0, 1), (1, -1)), ('h', (1, -1), (0, 1), (1, -1))]
+    >>> cage_sides([0, 1, 10], 9)[:3]  # r1c1, r1c2, r2c2: r1c1's bottom reaches to r2c2's left side
+    [('h', (0, 1), (0, 1), (2, -1)), ('h', (1, -1), (0, 1), (1, 1)), ('h', (2, -1), (1, 1), (2, -1))]
+    """
+    cage = set(cells)
+
+    def inside(r: int, c: int) -> bool:
+        return 0 <= r < n and 0 <= c < n and r * n + c in cage
+
+    def end(r: int, c: int, side: tuple[int, int], along: tuple[int, int]) -> int:
+        """The inset step at one end of a side: in at a convex corner, out at a concave one, else none."""
+        if not inside(r + along[0], c + along[1]):
+            return 1
+        return -1 if inside(r + along[0] + side[0], c + along[1] + side[1]) else 0
+
+    runs: list[tuple[str, Place, Place, Place]] = []
+    for index in sorted(cage):
+        r, c = divmod(index, n)
+        for dr, inset in ((-1, 1), (1, -1)):  # top, bottom
+            if not inside(r + dr, c):
+                y = (r + (dr > 0), inset)
+                runs.append(("h", y, (c, end(r, c, (dr, 0), (0, -1))), (c + 1, -end(r, c, (dr, 0), (0, 1)))))
+        for dc, inset in ((-1, 1), (1, -1)):  # left, right
+            if not inside(r, c + dc):
+                x = (c + (dc > 0), inset)
+                runs.append(("v", x, (r, end(r, c, (0, dc), (-1, 0))), (r + 1, -end(r, c, (0, dc), (1, 0)))))
+    joined: list[tuple[str, Place, Place, Place]] = []
+    for run in sorted(runs):
+        if joined and joined[-1][:2] == run[:2] and joined[-1][3] == run[2]:
+            joined[-1] = joined[-1][:3] + (run[3],)
+        else:
+            joined.append(run)
+    return joined
+
+
+def _cage_total(cells: Sequence[int], total: int, n: int, cell: float) -> str:
+    """A cage's total, small, in the top-left corner of its first cell, on white over its outline."""
+    size = cell * 0.28
+    x, y = (min(cells) % n) * cell, (min(cells) // n) * cell
+    text = str(total)
+    width, height = len(text) * CHAR_WIDTH * size + 2, size * 0.75 + 3
+    return (f'<rect x="{num(x + 1)}" y="{num(y + 1)}" width="{num(width)}" height="{num(height)}" '
+            f'fill="{BACKGROUND}"/><text x="{num(x + 2)}" y="{num(y + 2 + size * 0.75)}" font-size="{num(size)}" '
+            f'fill="{CAGE_COLOUR}">{text}</text>')
+
+
+def _cages(g: Geometry, cell: float) -> list[str]:
+    """Each killer cage: a dashed outline just inside its boundary, its total (if any) in its first cell."""
+    out, inset = [], cage_inset(cell)
+
+    def at(place: Place) -> str:
+        return num(place[0] * cell + place[1] * inset)
+
+    dashes = f"{num(cell * 0.1)} {num(cell * 0.07)}"
+    for cells, total in g.cages:
+        path = "".join(f"M{at(a)} {at(line)}H{at(b)}" if kind == "h" else f"M{at(line)} {at(a)}V{at(b)}"
+                       for kind, line, a, b in cage_sides(cells, g.n))
+        out.append(f'<path d="{path}" stroke="{CAGE_COLOUR}" stroke-width="1" stroke-dasharray="{dashes}" '
+                   f'fill="none"/>')
+        if total is not None:
+            out.append(_cage_total(cells, total, g.n, cell))
+    return out
+
+
 def _kropki_dot(kind: str, x: float, y: float, cell: float) -> str:
     """A white dot (black ring) or a black dot centred at (x, y)."""
     fill = BACKGROUND if kind == "white" else MARK_COLOUR
@@ -393,6 +524,7 @@ def panel(puzzle: Puzzle, grid: Sequence[int] | None = None, title: str | None =
     grid_y = math.ceil(PAD + title_height + 6) + 0.5
     grid_x = PAD + (inner - side) // 2 + 0.5
     layers = _cell_backgrounds(g, cell) + _group_dots(g, cell) + _diagonals(g, cell) + _thermometers(g, cell)
+    layers += _arrows(g, cell) + _cages(g, cell)
     layers += _grid_lines(g, cell) + _marks(g, cell) + _digits(puzzle, grid, cell)
     drawing = f'<g transform="translate({num(grid_x)} {num(grid_y)})">' + "".join(layers) + "</g>"
     legend_y = grid_y + side + 8

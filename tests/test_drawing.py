@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from satdoku.cli import main
-from satdoku.drawing import (DIAGONAL_COLOUR, EXTRA_COLOURS, GIVEN_COLOUR, SOLVED_COLOUR, THERMO_COLOUR, THIN_COLOUR,
-                             WINDOW_COLOUR, Panel, panel, position_colour, puzzle_svg, sheet_svg)
+from satdoku.drawing import (ARROW_COLOUR, DIAGONAL_COLOUR, EXTRA_COLOURS, GIVEN_COLOUR, SOLVED_COLOUR, THERMO_COLOUR,
+                             THIN_COLOUR, WINDOW_COLOUR, Panel, cage_inset, panel, position_colour, puzzle_svg,
+                             sheet_svg)
 from satdoku.models.geometry import Geometry, windows
 from satdoku.models.puzzle import Puzzle
 from satdoku.models.verify import is_solution
@@ -228,10 +229,10 @@ def marked_puzzle() -> Puzzle:
 
 
 class Marked:
-    """The marked puzzle's picture, with points given in cell units from the grid's corner."""
+    """The marked puzzle's picture (or another puzzle's), with points given in cell units from the grid's corner."""
 
-    def __init__(self, cairosvg) -> None:
-        puzzle = marked_puzzle()
+    def __init__(self, cairosvg, puzzle: Puzzle | None = None) -> None:
+        puzzle = puzzle or marked_puzzle()
         self.panel = panel(puzzle)
         self.picture = Picture(cairosvg, puzzle_svg(puzzle))
 
@@ -302,6 +303,90 @@ def test_marks_and_thermometers_are_well_formed_and_in_the_legend() -> None:
     assert [t.text for t in root.iter(SVG + "text") if t.text in ("X", "V")] == ["X", "V"] * 2
     legend = " ".join(ET.fromstring(puzzle_svg(Puzzle.empty(Geometry(2, 2).with_rules(("negative-ratio",))))).itertext())
     assert "all black dots given" in legend and "kropki" not in legend
+
+
+def summed_puzzle() -> Puzzle:
+    """A 9x9 with an L-shaped killer cage r1c1, r1c2, r2c2 (total 15), a cage r1c5, r1c6 with no total,
+    a one-cell cage r5c5 (total 5) and an arrow from its circle in r7c7 right to r7c8, r7c9, then down to r8c9."""
+    geometry = Geometry(3, 3).with_sums(cages=(((0, 1, 10), 15), ((4, 5), None), ((40,), 5)),
+                                        arrows=((60, (61, 62, 71)),))
+    return Puzzle.empty(geometry)
+
+
+def test_killer_cages_are_dashed_just_inside_their_boundary(cairosvg) -> None:
+    drawn = Marked(cairosvg, summed_puzzle())
+    step, px = cage_inset(drawn.panel.cell) / drawn.panel.cell, 1 / drawn.panel.cell
+
+    def dark_along(x0: float, y0: float, x1: float, y1: float) -> int:
+        """How many of the pixels on the straight line from (x0, y0) to (x1, y1) are dark."""
+        count = round(max(abs(x1 - x0), abs(y1 - y0)) / px)
+        points = ((x0 + (x1 - x0) * k / count, y0 + (y1 - y0) * k / count) for k in range(count + 1))
+        return sum(is_dark(drawn.at(x, y)) for x, y in points)
+
+    # the L cage: top along r1c1 and r1c2, left of r1c1, right of r1c2 and r2c2, dashes about half dark
+    assert dark_along(0.5, step, 2 - step, step) > 0.4 * 1.5 / px
+    assert dark_along(step, 0.5, step, 1 - step) > 0.3 * 0.5 / px
+    assert dark_along(2 - step, step, 2 - step, 2 - step) > 0.4 * 2 / px
+    assert dark_along(1 + step, 2 - step, 2 - step, 2 - step) > 0.3 * 1 / px
+    # nothing along the edges inside the cage: r1c1 | r1c2 and r1c2 over r2c2, on either side
+    for side in (-step, step):
+        assert dark_along(1 + side, 0.25, 1 + side, 0.75) == 0
+        assert dark_along(1.25, 1 + side, 1.75, 1 + side) == 0
+    # the concave corner at r2c2's top-left: r1c1's bottom and r2c2's left side reach across the cell
+    # lines to meet there (r2c2's side starts with a dash), and stop there
+    corner_x, corner_y = 1 + step, 1 - step
+    assert dark_along(1 + px, corner_y, corner_x, corner_y) > 0
+    assert dark_along(corner_x, corner_y, corner_x, 1 - px) >= 3
+    assert dark_along(corner_x + 2 * px, corner_y, 1.9, corner_y) == 0  # no overshoot into r1c2
+    assert dark_along(corner_x, corner_y - 2 * px, corner_x, 0.2) == 0
+    assert dark_along(step, 1 + 2 * px, step, 1.9) == 0  # r2c1 is outside the cage
+    # a cage of one cell, r5c5: a closed dashed square, inset on all four sides
+    for line in (4 + step, 5 - step):
+        assert dark_along(4.3, line, 4.7, line) > 0 and dark_along(line, 4.3, line, 4.7) > 0
+    assert not any(map(is_dark, drawn.around(4.5, 4.5, 0.3)))  # an empty middle
+
+
+def test_a_cage_total_is_small_in_its_first_cells_corner(cairosvg) -> None:
+    drawn = Marked(cairosvg, summed_puzzle())
+    step, px = cage_inset(drawn.panel.cell) / drawn.panel.cell, 1 / drawn.panel.cell
+    corner = [drawn.at(step + k * px, step + j * px) for k in range(1, 10) for j in range(1, 6)]
+    assert sum(map(is_dark, corner)) > 5  # "15" in r1c1, inside the dashed corner
+    bare = [drawn.at(4 + step + k * px, step + j * px) for k in range(1, 10) for j in range(1, 6)]
+    assert not any(map(is_dark, bare))  # the cage r1c5, r1c6 has no total
+    assert sum(is_dark(drawn.at(4 + step + k * px, 4 + step + j * px)) for k in range(1, 6) for j in range(1, 6)) > 3
+    assert not any(map(is_dark, drawn.around(0.5, 0.6, 0.25)))  # small: the cell's middle stays free
+
+
+def test_arrows_have_a_grey_circle_and_a_line_with_a_head(cairosvg) -> None:
+    drawn = Marked(cairosvg, summed_puzzle())  # circle r7c7, right to r7c8, r7c9, down to r8c9
+    px = 1 / drawn.panel.cell
+    for x, y in ((6.5, 6.5 - 0.38), (6.5, 6.5 + 0.38), (6.5 - 0.38, 6.5)):  # the circle's ring
+        assert any(near(drawn.at(x, y + k * px), ARROW_COLOUR, 40) for k in range(-2, 3))
+    assert drawn.at(6.5, 6.5) == drawn.at(6.5 - 0.2, 6.5 - 0.2) == (255, 255, 255)  # open inside
+    assert near(drawn.at(6.5 + 0.45, 6.5), ARROW_COLOUR, 2)  # from the circle's edge...
+    assert near(drawn.at(7.0 + 0.25, 6.5), ARROW_COLOUR, 2)  # ...into r7c8
+    assert near(drawn.at(8.0 + 0.25, 6.5), ARROW_COLOUR, 2)  # on into r7c9
+    assert near(drawn.at(8.5, 7.0 + 0.25), ARROW_COLOUR, 2)  # turning down to r8c9
+    assert drawn.at(8.5, 7.5 + 0.1) == (255, 255, 255)  # ending at r8c9's centre
+    for side in (-1, 1):  # an open head: two short strokes back from the tip
+        assert any(near(px_, ARROW_COLOUR, 40) for px_ in drawn.around(8.5 + side * 0.11, 7.5 - 0.11, 0.03))
+    assert near(drawn.at(8.5, 7.5 - 0.2), ARROW_COLOUR, 2)  # the shaft
+    assert drawn.at(8.5 - 0.2, 7.5 - 0.05) == (255, 255, 255)  # between the head's strokes and the shaft
+    for cell_x, cell_y in ((7.5, 7.5), (6.5, 7.5), (7.5, 5.5)):  # beside the arrow
+        assert not any(px_ != (255, 255, 255) for px_ in drawn.around(cell_x, cell_y, 0.3))
+
+
+def test_cages_and_arrows_are_well_formed_and_in_the_legend() -> None:
+    small = Puzzle.empty(Geometry(2, 2).with_sums(cages=(((0,), 2),)))
+    svg = sheet_svg([(summed_puzzle(), None, "sums"), (small, None, None)])
+    root = ET.fromstring(svg)
+    texts = " ".join(root.itertext())
+    assert "3 killer cages" in texts and "1 arrow" in texts and "1 killer cage," not in texts
+    assert "1 killer cage" in texts and "arrows" not in texts
+    totals = [t.text for t in root.iter(SVG + "text") if t.text and t.text.isdigit()]
+    assert totals == ["15", "5", "2"]  # none for the cage without a total
+    assert len([path for path in root.iter(SVG + "path") if path.get("stroke-dasharray")]) == 3 + 1
+    assert "stroke-dasharray" not in puzzle_svg(jigsaw_x()) and "stroke-dasharray" not in puzzle_svg(marked_puzzle())
 
 
 @pytest.mark.parametrize("box_rows, box_cols", [(2, 2), (2, 3), (3, 3), (3, 4), (4, 4), (5, 5), (6, 6), (8, 8)])
