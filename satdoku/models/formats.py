@@ -641,6 +641,10 @@ def parse_cage_line(text: str, n: int, k: int) -> tuple[tuple[int, ...], int | N
     """
     names = _cell_names(text)
     total = names.pop(0) if names and not CELL_NAME.fullmatch(names[0]) else None
+    late = next((name for name in names if _is_number(name)), None)
+    if late is not None and CELL_NAME.fullmatch(names[0]):
+        raise InputError(f"killer cage {k} at {names[0].lower()}: the total {late!r} goes first (cage: {late} "
+                         f"{names[0].lower()} ...)")
     return parse_cage(names, total, n, k)
 
 
