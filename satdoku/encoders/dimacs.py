@@ -16,7 +16,8 @@ from satdoku.deadline import Deadline
 from satdoku.encoders.cnf import BLOCK_CLAUSES, DEFAULT_AMO, DEFAULT_ENCODING, VarMap, check_choice, encode
 from satdoku.errors import InputError
 from satdoku.models.formats import format_line
-from satdoku.models.geometry import CONFLICT_RULES, Geometry, cut, shown
+from satdoku.models.geometry import CONFLICT_RULES, Geometry, cut, plural, shown
+from satdoku.models.matrix import exact_cover
 from satdoku.models.puzzle import Puzzle, cell_name
 
 DIMACS_GIVENS = ("units", "simplify")
@@ -156,6 +157,13 @@ def _header(line: str, source: str, lineno: int, seen: tuple[int, int] | None) -
     return n_vars, n_clauses
 
 
+def _numbering_rest(varmap: VarMap) -> str:
+    """The variables after the placements: the killer cages' and arrows' options, then auxiliaries."""
+    p, options, top = varmap.n_placements, varmap.matrix.n_options, varmap.n_vars
+    text = f", {p + 1}..{options} killer cage and arrow options" if options > p else ""
+    return text + (f", {max(p, options) + 1}..{top} auxiliary" if top > max(p, options) else "")
+
+
 def _describe(puzzle: Puzzle, varmap: VarMap, encoding: str, amo: str, givens: str, names: bool) -> list[str]:
     g = puzzle.geometry
     n = g.n
@@ -165,8 +173,7 @@ def _describe(puzzle: Puzzle, varmap: VarMap, encoding: str, amo: str, givens: s
              f"geometry: n={n} box={g.box_rows}x{g.box_cols}" + _rules_comment(g),
              f"encoding: {encoding}, at-most-one: {amo}, givens: {givens} ({puzzle.n_givens} givens)",
              f"numbering: variable v = r*{n * n} + c*{n} + d + 1 is digit d+1 in row r+1, column c+1 "
-             f"(r, c, d from 0); 1..{p} are placements"
-             + (f", {p + 1}..{varmap.n_vars} auxiliary" if varmap.n_vars > p else "")]
+             f"(r, c, d from 0); 1..{p} are placements" + _numbering_rest(varmap)]
     if givens == "simplify":
         lines.append("givens simplified away (Kwon & Jain): their variables and those they rule out "
                      "occur in no clause; `c ind` lists the free placements")
@@ -193,6 +200,11 @@ def _constraint_lines(g: Geometry, names: bool) -> list[str]:
     if g.conflicts:
         lines.append(f"constraints: {len(g.conflicts)} conflicts, one binary clause each "
                      f"({', '.join(r for r in g.rules if r in CONFLICT_RULES)})")
+    matrix = exact_cover(g)
+    for group in matrix.groups:
+        what = "digit sets" if group.kind == "killer cage" else "digit tuples (circle first)"
+        lines.append(f"constraints: {group.kind} {group.number} at {cell_name(group.cells[0], g.n)}: exactly one of "
+                     f"{group.n_options} {what}, variables {group.first_option + 1}..{group.first_option + group.n_options}")
     if names:
         n = g.n
         lines += [f"house {name}: {' '.join(cell_name(c, n) for c in cells)}"
@@ -200,13 +212,17 @@ def _constraint_lines(g: Geometry, names: bool) -> list[str]:
         lines += [f"small region {k + 1}: {' '.join(cell_name(c, n) for c in cells)}"
                   for k, cells in enumerate(g.at_most_once)]
         lines += [f"conflict {cell_name(a, n)}={da + 1} {cell_name(b, n)}={db + 1}" for a, da, b, db in g.conflicts]
+        lines += [f"variable {o + 1}: {matrix.option_name(o)}" for o in range(matrix.n_placements, matrix.n_options)]
     return lines
 
 
 def _rules_comment(g: Geometry) -> str:
     """The variant rules a formula also encodes, for its `c geometry` line ('' for a classic grid)."""
     parts = list(g.rules) + (["jigsaw regions"] if g.regions is not None else []) + \
-        ([f"{len(g.extra_regions)} extra regions"] if g.extra_regions else [])
+        ([f"{len(g.extra_regions)} extra regions"] if g.extra_regions else []) + \
+        ([plural(len(g.marks), "mark")] if g.marks else []) + \
+        ([plural(len(g.thermometers), "thermometer")] if g.thermometers else []) + \
+        ([plural(len(g.cages), "killer cage")] if g.cages else []) + ([plural(len(g.arrows), "arrow")] if g.arrows else [])
     return f" rules={','.join(p.replace(' ', '_') for p in parts)}" if parts else ""
 
 
