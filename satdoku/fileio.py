@@ -49,6 +49,51 @@ def atomic_write(path: str, data: str | bytes) -> None:
         raise InputError(f"{path}: cannot write ({err.strerror or first_line(err, 120)})") from None
 
 
+@contextmanager
+def atomic_output(path: str | None) -> Iterator[TextIO]:
+    """A text stream for a run's output: stdout (None or '-'), or a temporary file beside `path` that
+    replaces it only when the block ends without an error, so a run that fails or is stopped leaves no
+    half-written file (a FIFO or device is written into as it goes; .gz is compressed).
+
+    >>> import tempfile, os
+    >>> target = os.path.join(tempfile.mkdtemp(), "out.txt")
+    >>> with atomic_output(target) as out:
+    ...     _ = out.write("done\\n")
+    >>> open(target).read()
+    'done\\n'
+    """
+    if path is None or path == "-":
+        yield sys.stdout
+        return
+    try:
+        target = output_target(path)
+    except OSError as err:
+        raise InputError(f"{path}: cannot write ({err.strerror or first_line(err, 120)})") from None
+    if is_special(target):
+        with open(target, "w", encoding="utf-8") as out:
+            yield out
+        return
+    tmp: str | None = None
+    try:
+        with terminate_raises():
+            fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
+            os.fchmod(fd, 0o666 & ~_umask())
+            raw = os.fdopen(fd, "wb")
+            stream = gzip.open(raw, "wt", encoding="utf-8") if path.endswith(".gz") else \
+                io.TextIOWrapper(raw, encoding="utf-8")
+            with stream:
+                yield stream
+            os.replace(tmp, target)
+    except OSError as err:
+        if tmp is not None:
+            Path(tmp).unlink(missing_ok=True)
+        raise InputError(f"{path}: cannot write ({err.strerror or first_line(err, 120)})") from None
+    except BaseException:
+        if tmp is not None:
+            Path(tmp).unlink(missing_ok=True)
+        raise
+
+
 def _write_stdout(raw: bytes) -> None:
     """Bytes to standard output (as text when it has no byte buffer, as under redirect_stdout)."""
     buffer = getattr(sys.stdout, "buffer", None)
@@ -150,13 +195,27 @@ def read_text(path: str, max_line: int | None = MAX_LINE, kind: str = "text") ->
     InputError naming the file and line as soon as it is read, so /dev/zero fails at once. The
     number of lines is not capped. Bytes that are not UTF-8 read as U+FFFD.
     """
+    return "".join(line for lines in file_chunks(path, max_line, kind) for line in lines)
+
+
+def iter_lines(path: str, max_line: int | None = MAX_LINE, kind: str = "text") -> Iterator[str]:
+    """A text file's lines without their line ends, read as they come, with `read_text`'s checks; memory holds
+    one chunk at a time, whatever the file's size."""
+    for lines in file_chunks(path, max_line, kind):
+        yield from (line.rstrip("\r\n") for line in lines if line)
+
+
+def file_chunks(path: str, max_line: int | None = MAX_LINE, kind: str = "text") -> Iterator[list[str]]:
+    """A text file's lines (with their ends) a chunk at a time ('-' is stdin, .gz is decompressed); a missing
+    file, an over-long line or a NUL byte is an InputError naming the file (and line)."""
     source = "stdin" if path == "-" else path
     try:
         if path == "-":
-            return _read_stdin(source, max_line, kind)
+            yield from _stdin_chunks(source, max_line, kind)
+            return
         opener = gzip.open if path.endswith(".gz") else open
         with opener(path, "rt", encoding="utf-8", errors="replace") as stream:
-            return bounded_read(stream, source, max_line, kind)
+            yield from checked_chunks(stream, source, max_line, kind)
     except FileNotFoundError:
         raise InputError(f"{path}: no such file") from None
     except IsADirectoryError:
@@ -165,14 +224,15 @@ def read_text(path: str, max_line: int | None = MAX_LINE, kind: str = "text") ->
         raise InputError(f"{source}: cannot read ({first_line(err, 120)})") from None
 
 
-def _read_stdin(source: str, max_line: int | None, kind: str) -> str:
-    """Standard input, decoded leniently from its bytes when it has them."""
+def _stdin_chunks(source: str, max_line: int | None, kind: str) -> Iterator[list[str]]:
+    """Standard input's lines a chunk at a time, decoded leniently from its bytes when it has them."""
     buffer = getattr(sys.stdin, "buffer", None)
     if buffer is None:
-        return bounded_read(sys.stdin, source, max_line, kind)
+        yield from checked_chunks(sys.stdin, source, max_line, kind)
+        return
     stream = io.TextIOWrapper(buffer, encoding="utf-8", errors="replace")
     try:
-        return bounded_read(stream, source, max_line, kind)
+        yield from checked_chunks(stream, source, max_line, kind)
     finally:
         stream.detach()  # leave sys.stdin's buffer open
 
@@ -187,7 +247,12 @@ def bounded_read(stream: TextIO, source: str, max_line: int | None = MAX_LINE, k
     ...
     satdoku.errors.InputError: f line 2: a line longer than 4 characters; not a puzzle file?
     """
-    parts: list[str] = []
+    return "".join(line for lines in checked_chunks(stream, source, max_line, kind) for line in lines)
+
+
+def checked_chunks(stream: TextIO, source: str, max_line: int | None = MAX_LINE,
+                   kind: str = "text") -> Iterator[list[str]]:
+    """A text stream's lines (with their line ends), a chunk's worth at a time, each checked as it is read."""
     carry, lineno = "", 0
     while chunk := stream.read(CHUNK):
         lines = (carry + chunk).splitlines(keepends=True)
@@ -196,9 +261,8 @@ def bounded_read(stream: TextIO, source: str, max_line: int | None = MAX_LINE, k
         carry = lines.pop() if last and open_end else ""
         _check_lines(lines + [carry], source, lineno, max_line, kind)
         lineno += len(lines)
-        parts.extend(lines)
-    parts.append(carry)
-    return "".join(parts)
+        yield lines
+    yield [carry]
 
 
 def _check_lines(lines: list[str], source: str, before: int, max_line: int | None, kind: str) -> None:

@@ -13,19 +13,24 @@ import json
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from satdoku.backends.base import Status
 from satdoku.comparison import PuzzleRecord
 from satdoku.drawing import SheetItem, sheet_svg
-from satdoku.errors import EXIT_NO_SOLUTION, EXIT_OK, EXIT_TIME_LIMIT
+from satdoku.errors import EXIT_BAD_INPUT, EXIT_NO_SOLUTION, EXIT_OK, EXIT_TIME_LIMIT
 from satdoku.fileio import atomic_write
 from satdoku.models.formats import format_cells, format_line
 from satdoku.models.geometry import Geometry
 from satdoku.models.puzzle import Grid, Puzzle, cell_name
+from satdoku.models.verify import solution_problems
 from satdoku.verified import Count, Solutions, verdict
 
+if TYPE_CHECKING:
+    from satdoku.batch import Entry
+
 STYLES = ("line", "grid", "json", "svg")
+BATCH_STYLES = STYLES + ("csv",)  # csv: puzzle,solution rows, for solve
 KINDS = ("solve", "solutions", "count", "check")
 
 
@@ -39,7 +44,7 @@ class Report:
     """
 
     kind: str
-    puzzle: Puzzle
+    puzzle: Puzzle | None  # None for an invalid entry of a batch (`entry.problem` says why)
     status: Status
     backend: str
     seconds: float
@@ -48,10 +53,40 @@ class Report:
     limit: int | None = None
     time_limit: float | None = None
     explanation: list[str] = field(default_factory=list)
+    entry: "Entry | None" = None  # where a batch read it, and a data set's own solution and fields
 
     @property
     def timed_out(self) -> bool:
-        return self.status is Status.UNKNOWN
+        return self.status is Status.UNKNOWN and not self.invalid
+
+    @property
+    def invalid(self) -> bool:
+        """True for a line of a batch that is not a puzzle."""
+        return self.puzzle is None
+
+    @property
+    def dataset(self) -> str | None:
+        """How a data set's own solution compares with the verified one: None when it has none, 'agrees', or
+        'differs' with why (another solution: the puzzle is not unique; or the rules it breaks).
+
+        >>> from satdoku.batch import Entry
+        >>> from satdoku.models.formats import parse_puzzle
+        >>> p = parse_puzzle("1000000200400300")
+        >>> e = Entry(p, "k.csv", 2, expected=(1,) * 16)
+        >>> Report("solve", p, Status.SOLVED, "dlx", 0.0, [(1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1)], entry=e).dataset
+        "differs: the data set's grid breaks the rules (r2c4 holds 1 but the given is 2)"
+        """
+        expected = self.entry.expected if self.entry is not None else None
+        if expected is None or self.puzzle is None or self.timed_out:
+            return None
+        if self.grids and tuple(self.grids[0]) == tuple(expected):
+            return "agrees"
+        problems = solution_problems(expected, self.puzzle)
+        if problems:
+            return f"differs: the data set's grid breaks the rules ({problems[0]})"
+        if not self.grids:
+            return "differs: the data set gives a grid, the solver found none"  # cannot be: the grid is checked
+        return "differs: the data set's grid is another solution (the puzzle is not unique)"
 
     @property
     def verdict(self) -> str:
@@ -60,7 +95,12 @@ class Report:
 
     @property
     def exit_code(self) -> int:
-        """This puzzle's part of the exit code: 3 for a time-out, 1 for none (or several, in check), else 0."""
+        """This puzzle's part of the exit code: 2 for an invalid line, 3 for a time-out, 1 for none (or several, in
+        check, or a data set's solution that differs), else 0."""
+        if self.invalid:
+            return EXIT_BAD_INPUT
+        if self.dataset not in (None, "agrees"):
+            return EXIT_NO_SOLUTION
         if self.timed_out:
             return EXIT_TIME_LIMIT
         if self.kind == "check":
@@ -71,13 +111,14 @@ class Report:
 
 
 def run_exit_code(codes: Iterable[int]) -> int:
-    """The exit code of a run: 3 if any time limit ran out, else 1 if any puzzle failed, else 0.
+    """The exit code of a run: 2 if a line of a batch was not a puzzle, else 3 if any time limit ran out, else
+    1 if any puzzle failed, else 0.
 
-    >>> run_exit_code([0, 1, 0]), run_exit_code([1, 3]), run_exit_code([])
-    (1, 3, 0)
+    >>> run_exit_code([0, 1, 0]), run_exit_code([1, 3]), run_exit_code([3, 2]), run_exit_code([])
+    (1, 3, 2, 0)
     """
     codes = set(codes)
-    for code in (EXIT_TIME_LIMIT, EXIT_NO_SOLUTION):
+    for code in (EXIT_BAD_INPUT, EXIT_TIME_LIMIT, EXIT_NO_SOLUTION):
         if code in codes:
             return code
     return EXIT_OK
@@ -125,6 +166,8 @@ def render(grids: Sequence[Grid], puzzle: Puzzle, style: str) -> str:
 def text_report(report: Report, style: str) -> str:
     """A Report in the line or grid style."""
     puzzle, grids = report.puzzle, report.grids
+    if puzzle is None:
+        return "invalid" if style == "line" else f"invalid: {report.entry.problem if report.entry else ''}"
     if report.kind == "count":
         return count_text(report.count or 0, report.limit, report.time_limit, report.timed_out)
     if report.kind == "check":
@@ -170,8 +213,13 @@ def geometry_record(g: Geometry) -> dict:
 
 
 def json_report(report: Report) -> str:
-    """A Report as one JSON object on one line."""
-    puzzle = report.puzzle
+    """A Report as one JSON object on one line; a batch's line number, a data set's verdict and its other
+    columns when it came from one."""
+    puzzle, entry = report.puzzle, report.entry
+    if puzzle is None:
+        assert entry is not None
+        return json.dumps({"source": entry.where, "line": entry.line, "status": "invalid", "message": entry.problem,
+                           "text": entry.text, **entry.fields})
     g = puzzle.geometry
     record: dict = {"source": puzzle.source, "geometry": geometry_record(g),
                     "puzzle": format_line(puzzle.cells, puzzle), "givens": puzzle.n_givens}
@@ -193,7 +241,29 @@ def json_report(report: Report) -> str:
         record["time_limit_reached"] = report.time_limit
     if report.explanation:
         record["explanation"] = list(report.explanation)
+    if entry is not None and entry.line:
+        record["line"] = entry.line
+        if report.dataset is not None:
+            record["dataset_solution"] = report.dataset
+        record.update(entry.fields)
     return json.dumps(record)
+
+
+def csv_report(report: Report) -> str:
+    """A Report as a `puzzle,solution` CSV row (an empty solution when there is none).
+
+    >>> from satdoku.models.formats import parse_puzzle
+    >>> csv_report(Report("solve", parse_puzzle("1......2..4..3.."), Status.NO_SOLUTION, "dlx", 0.0))
+    '1......2..4..3..,'
+    """
+    if report.puzzle is None:
+        puzzle_text, solution = (report.entry.text if report.entry else ""), ""
+    else:
+        puzzle_text = format_line(report.puzzle.cells, report.puzzle)
+        solution = format_line(report.grids[0], report.puzzle) if report.grids else ""
+    line = io.StringIO()
+    csv.writer(line, lineterminator="").writerow([puzzle_text, solution])
+    return line.getvalue()
 
 
 class ProgressLine:
@@ -255,7 +325,9 @@ def svg_report(report: Report) -> str:
 
 
 STYLE_WRITERS: dict[str, Callable[[Report], str]] = {"line": line_report, "grid": grid_report, "json": json_report,
-                                                     "svg": svg_report}
+                                                     "svg": svg_report, "csv": csv_report}
+# styles that open with a header line
+STYLE_HEADERS = {"csv": "puzzle,solution"}
 # styles whose whole run is one document, written once all the Reports are in
 SHEET_WRITERS: dict[str, Callable[[Sequence[Report]], str]] = {"svg": svg_sheet}
 
@@ -272,9 +344,16 @@ def write_reports(reports: Iterable[Report], style: str, out: TextIO | None = No
     writer = STYLE_WRITERS[style]
     sheet = SHEET_WRITERS.get(style)
     codes, kept = [], []
+    if style in STYLE_HEADERS:
+        out.write(STYLE_HEADERS[style] + "\n")
     for k, report in enumerate(reports):
+        if report.invalid and report.entry is not None:
+            err.write(f"satdoku: {report.entry.where}: {report.entry.problem}\n")
+        elif report.dataset not in (None, "agrees"):
+            err.write(f"satdoku: {report.puzzle.source}: {report.dataset}\n")
         if sheet is not None:
-            kept.append(report)
+            if not report.invalid:
+                kept.append(report)
         else:
             if style == "grid" and k:
                 out.write("\n")

@@ -6,9 +6,11 @@ and solves contiguous chunks of the input; results come back chunk by chunk, in 
 from __future__ import annotations
 
 import multiprocessing
-from collections.abc import Iterator
+from collections import deque
+from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from itertools import islice
 
 from satdoku.backends.base import Backend, Result
 from satdoku.backends.registry import get_backend
@@ -18,6 +20,7 @@ from satdoku.models.puzzle import Puzzle
 _worker_backend: Backend | None = None
 CHUNKS_PER_JOB = 8
 MAX_CHUNK = 256
+MAX_AHEAD = 1024  # chunks read ahead at most, whatever --jobs says
 
 
 def _start_worker(backend_name: str, settings: dict) -> None:
@@ -54,23 +57,44 @@ def solve_in_processes(backend_name: str, settings: dict, puzzles: list[Puzzle],
     >>> [r.status.value for r in solve_in_processes("pysat", {}, ps, None, 2)]
     ['solved', 'solved']
     """
-    get_backend(backend_name, **settings)  # a bad name or option fails here, in this process
     puzzles = list(puzzles)
     size = chunk_size(len(puzzles), jobs)
     chunks = [puzzles[k:k + size] for k in range(0, len(puzzles), size)]
-    with ProcessPoolExecutor(max_workers=min(jobs, len(chunks)) or 1, mp_context=_context(),
+    for results in solve_chunks(backend_name, settings, chunks, time_limit, jobs):
+        yield from results
+
+
+def solve_chunks(backend_name: str, settings: dict, chunks: Iterable[list[Puzzle]], time_limit: float | None,
+                 jobs: int, in_flight: int | None = None) -> Iterator[list[Result]]:
+    """Each chunk's results, in input order, from `jobs` worker processes; at most `in_flight` chunks (default
+    4 per job) are read ahead of the one being returned, so a stream of chunks keeps memory flat."""
+    get_backend(backend_name, **settings)  # a bad name or option fails here, in this process
+    ahead = min(in_flight or 4 * jobs, MAX_AHEAD)
+    source = iter(chunks)
+    first = list(islice(source, ahead))  # no more workers than chunks: a small batch starts few processes
+    if not first:
+        return
+    with ProcessPoolExecutor(max_workers=min(jobs, len(first)), mp_context=_context(),
                              initializer=_start_worker, initargs=(backend_name, dict(settings))) as pool:
-        futures: list[Future] = [pool.submit(_solve_chunk, chunk, time_limit) for chunk in chunks]
+        pending: deque[tuple[int, Future]] = deque((len(c), pool.submit(_solve_chunk, c, time_limit)) for c in first)
         try:
-            for chunk, future in zip(chunks, futures):
+            while True:
+                while len(pending) < ahead:
+                    chunk = next(source, None)
+                    if chunk is None:
+                        break
+                    pending.append((len(chunk), pool.submit(_solve_chunk, chunk, time_limit)))
+                if not pending:
+                    return
+                size, future = pending.popleft()
                 try:
                     results = future.result()
                 except BrokenProcessPool:
                     raise SolverError(f"a worker process of backend {backend_name} died "
                                       f"(out of memory or a crash in the solver)") from None
-                if len(results) != len(chunk):
-                    raise SolverError(f"a worker returned {len(results)} results for {len(chunk)} puzzles")
-                yield from results
+                if len(results) != size:
+                    raise SolverError(f"a worker returned {len(results)} results for {size} puzzles")
+                yield results
         finally:
-            for future in futures:
+            for _, future in pending:
                 future.cancel()

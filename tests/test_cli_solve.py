@@ -120,7 +120,7 @@ def test_bad_input_is_one_line_exit_2(tmp_path, content: str, args: list[str], f
 
 
 def test_missing_file_and_directory(tmp_path) -> None:
-    for target, fragment in ((tmp_path / "nope.txt", "no such file"), (tmp_path, "is a directory")):
+    for target, fragment in ((tmp_path / "nope.txt", "no such file"), (tmp_path, "a folder with no puzzle files")):
         done = run_cli("solve", str(target))
         assert done.returncode == 2 and fragment in done.stderr and done.stderr.count("\n") == 1
 
@@ -189,3 +189,22 @@ def test_explain_in_json_stays_one_record_per_puzzle(capsys) -> None:
     puzzle = read_puzzles(str(PUZZLES / "inkala.txt"))[0]
     assert is_solution(parse_puzzle(record["solution"]).cells, puzzle)
     assert record["explanation"] and any("single" in step for step in record["explanation"])
+
+
+def test_several_files_and_a_folder_are_one_batch_in_order(capsys, tmp_path) -> None:
+    files = [str(PUZZLES / "inkala.txt"), str(PUZZLES / "example_4x4.txt")]
+    assert main(["solve", *files, "--format", "json"]) == 0
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [len(r["solution"]) for r in records] == [81, 16]
+    folder = PUZZLES / "variants" / "killer_6x6"
+    assert main(["solve", str(folder), "--format", "json"]) == 0
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    paths = sorted(folder.glob("*.json"))
+    assert len(records) == len(paths) == 20
+    for record, path in zip(records, paths):  # name order, each checked against its own file
+        puzzle = read_puzzles(str(path))[0]
+        assert is_solution(parse_puzzle(record["solution"], puzzle.geometry).cells, puzzle)
+    (tmp_path / "notes.md").write_text("not a puzzle\n")
+    result = run_cli("solve", str(tmp_path))
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.count("\n") == 1 and "a folder with no puzzle files" in result.stderr

@@ -159,6 +159,16 @@ def assert_bad_input(capsys, argv: list[str], *fragments: str) -> str:
     return err
 
 
+def assert_bad_line(capsys, argv: list[str], *fragments: str) -> str:
+    """A batch's bad line: exit 2, an `invalid` record for it on stdout, one stderr line holding every fragment."""
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out.splitlines()[-1] == "invalid", (out, err)
+    assert err.count("\n") == 1 and err.startswith("satdoku"), err
+    for fragment in fragments:
+        assert fragment in err, (fragment, err)
+    return err
+
+
 def verified(line: str, puzzle: Puzzle) -> tuple[int, ...]:
     """A printed solution line (digits) as a grid, checked by the independent verifier."""
     grid = tuple(int(ch) for ch in line.strip())
@@ -367,12 +377,12 @@ def test_decode_takes_variant_too(tmp_path, capsys) -> None:
 def test_variant_that_makes_givens_clash(tmp_path, capsys) -> None:
     path = write(tmp_path, "d.txt", "1..............1\n")
     assert run(capsys, "count", path)[0] == 0
-    assert_bad_input(capsys, ["solve", path, "--variant", "x"], "d.txt line 1", "diagonal 1", "r1c1", "r4c4")
+    assert_bad_line(capsys, ["solve", path, "--variant", "x"], "d.txt line 1", "diagonal 1", "r1c1", "r4c4")
 
 
 def test_windoku_without_room_is_one_line(tmp_path, capsys) -> None:
     path = write(tmp_path, "w.txt", "." * 25 + "\n")
-    assert_bad_input(capsys, ["solve", path, "--box", "1x5", "--variant", "windoku"], "w.txt line 1", "windoku")
+    assert_bad_line(capsys, ["solve", path, "--box", "1x5", "--variant", "windoku"], "w.txt line 1", "windoku")
 
 
 # --- bad text forms ---------------------------------------------------------------------------------------

@@ -10,10 +10,11 @@ from __future__ import annotations
 import argparse
 from collections.abc import Iterator
 
-from satdoku.backends.base import Backend
-from satdoku.commands.common import (add_backend, add_backend_options, add_format, add_input, add_time_limit,
-                                     chosen_backend, load_puzzles)
-from satdoku.models.puzzle import Puzzle
+from satdoku.backends.base import Backend, Status
+from satdoku.batch import Entry
+from satdoku.commands.common import (add_backend, add_backend_options, add_format, add_input, add_output,
+                                     add_time_limit, chosen_backend, load_entries)
+from satdoku.fileio import atomic_output
 from satdoku.output import Report, write_reports
 from satdoku.verified import uniqueness
 
@@ -26,18 +27,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_input(parser)
     add_backend(parser)
     add_format(parser)
+    add_output(parser)
     add_time_limit(parser)
     add_backend_options(parser)
 
 
-def check_reports(backend: Backend, puzzles: list[Puzzle], time_limit: float | None) -> Iterator[Report]:
-    """Up to two verified, different solutions per puzzle: the verdict follows from how many."""
-    for puzzle in puzzles:
-        found = uniqueness(backend, puzzle, time_limit)
-        yield Report("check", puzzle, found.status, backend.name, found.seconds, found.grids, limit=2,
-                     time_limit=time_limit)
+def check_reports(backend: Backend, entries: Iterator[Entry], time_limit: float | None) -> Iterator[Report]:
+    """Up to two verified, different solutions per puzzle, streamed: the verdict follows from how many; a line
+    that is not a puzzle is an invalid Report in its place."""
+    for entry in entries:
+        if entry.puzzle is None:
+            yield Report("check", None, Status.UNKNOWN, "", 0.0, entry=entry)
+            continue
+        found = uniqueness(backend, entry.puzzle, time_limit)
+        yield Report("check", entry.puzzle, found.status, backend.name, found.seconds, found.grids, limit=2,
+                     time_limit=time_limit, entry=entry)
 
 
 def run(args: argparse.Namespace) -> int:
-    puzzles = load_puzzles(args)
-    return write_reports(check_reports(chosen_backend(args), puzzles, args.time_limit), args.format)
+    entries = load_entries(args)
+    backend = chosen_backend(args)
+    with atomic_output(args.output) as out:
+        return write_reports(check_reports(backend, entries, args.time_limit), args.format, out)

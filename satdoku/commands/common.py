@@ -2,8 +2,11 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Iterator
+from pathlib import Path
 
 from satdoku.backends.base import Backend
+from satdoku.batch import Entry, iter_entries
 from satdoku.backends.options import BACKEND_OPTIONS
 from satdoku.backends.registry import get_backend
 from satdoku.deadline import MAX_TIME_LIMIT, valid_time_limit
@@ -61,11 +64,15 @@ def add_variant(parser: argparse.ArgumentParser) -> None:
                              f"x (both diagonals)")
 
 
+PUZZLE_SUFFIXES = (".json", ".json.gz", ".txt", ".txt.gz", ".sdk", ".sdm", ".ss")  # what a folder's files must end in
+
+
 def add_input(parser: argparse.ArgumentParser) -> None:
-    """FILE (or '-' for stdin), --box and --variant."""
-    parser.add_argument("file", nargs="?", default="-", metavar="FILE",
-                        help="puzzle file: one puzzle per line, drawn grids, the text form with rules, "
-                             "f-puzzles JSON or links; '-' or none for stdin")
+    """FILE ... (or '-' for stdin), --box and --variant."""
+    parser.add_argument("file", nargs="*", default=["-"], metavar="FILE",
+                        help="puzzle files or folders: one puzzle per line, drawn grids, the text form with rules, "
+                             f"f-puzzles JSON or links; a folder gives its {', '.join(PUZZLE_SUFFIXES[:3])} ... "
+                             "files in name order; '-' or none for stdin")
     parser.add_argument("--box", metavar="RxC", help="box shape, such as 2x4 (default: the squarest)")
     add_variant(parser)
 
@@ -109,9 +116,50 @@ def add_format(parser: argparse.ArgumentParser, styles: tuple[str, ...] = STYLES
 
 
 def load_puzzles(args: argparse.Namespace) -> list[Puzzle]:
-    """The puzzles named by FILE, --box and --variant; every input error is raised before any output."""
+    """The puzzles named by FILE(s), --box and --variant; every input error is raised before any output."""
     box: Geometry | None = parse_box(args.box) if getattr(args, "box", None) else None
-    return read_puzzles(args.file, box, getattr(args, "variant", None) or ())
+    names = [args.file] if isinstance(args.file, str) else args.file
+    return [puzzle for path in puzzle_paths(names)
+            for puzzle in read_puzzles(path, box, getattr(args, "variant", None) or ())]
+
+
+def puzzle_paths(names: list[str]) -> list[str]:
+    """The files to read: each name as given, a folder as its puzzle files (by suffix) in name order."""
+    paths = []
+    for name in names:
+        folder = Path(name)
+        if name != "-" and folder.is_dir():
+            found = sorted(str(f) for f in folder.iterdir()
+                           if f.is_file() and not f.name.startswith(".") and f.name.lower().endswith(PUZZLE_SUFFIXES))
+            if not found:
+                raise InputError(f"{name}: a folder with no puzzle files ({', '.join(PUZZLE_SUFFIXES)})")
+            paths += found
+        else:
+            paths.append(name)
+    return paths
+
+
+def load_entries(args: argparse.Namespace) -> Iterator[Entry]:
+    """The entries of FILE(s), streamed where the file allows (one puzzle per line, CSV data sets); a file
+    that does not exist is an InputError before anything is read."""
+    box: Geometry | None = parse_box(args.box) if getattr(args, "box", None) else None
+    names = [args.file] if isinstance(args.file, str) else args.file
+    paths = puzzle_paths(names)
+    missing = next((path for path in paths if path != "-" and not Path(path).exists()), None)
+    if missing is not None:
+        raise InputError(f"{missing}: no such file")
+    rules = getattr(args, "variant", None) or ()
+    return (entry for path in paths for entry in iter_entries(path, box, rules))
+
+
+def add_output(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--output", "-o", metavar="FILE",
+                        help="write the output to FILE, atomically once the run ends (default stdout)")
+
+
+def input_label(args: argparse.Namespace) -> str | list[str]:
+    """FILE as the command line named it: one name, or the list of them."""
+    return args.file if isinstance(args.file, str) or len(args.file) != 1 else args.file[0]
 
 
 def add_puzzle_input(parser: argparse.ArgumentParser) -> None:

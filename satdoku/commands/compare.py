@@ -14,7 +14,7 @@ from pathlib import Path
 
 from satdoku.backends.base import Backend
 from satdoku.backends.registry import get_backend
-from satdoku.commands.common import add_input, add_time_limit, load_puzzles, positive_int
+from satdoku.commands.common import add_input, add_time_limit, input_label, load_puzzles, positive_int
 from satdoku.comparison import backends_by_names, compare_backends, first_disagreement, summary
 from satdoku.errors import EXIT_OK, EXIT_TIME_LIMIT, BackendUnavailable, InputError, SolverError
 from satdoku.models.puzzle import Puzzle
@@ -94,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
     names = [b.name for b in backends]
     rows = summary(names, records, args.count)
     if args.format == "json":
-        print(compare_json(rows, records, {"file": args.file, "mode": "count" if args.count else "solve",
+        print(compare_json(rows, records, {"file": input_label(args), "mode": "count" if args.count else "solve",
                                            "limit": args.limit, "time_limit": args.time_limit}))
     elif args.format == "csv":
         print(compare_csv(rows), end="")
