@@ -53,7 +53,7 @@ def first_answer(path: Path, extra: list[str]) -> float:
         proc.stdout.readline()
         return time.perf_counter() - start
     finally:
-        proc.kill()
+        proc.terminate()  # SIGTERM: satdoku shuts its worker pool down
         proc.wait()
 
 

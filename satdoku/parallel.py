@@ -6,6 +6,8 @@ and solves contiguous chunks of the input; results come back chunk by chunk, in 
 from __future__ import annotations
 
 import multiprocessing
+import signal
+import sys
 from collections import deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -18,6 +20,7 @@ from satdoku.errors import SolverError
 from satdoku.models.puzzle import Puzzle
 
 _worker_backend: Backend | None = None
+PR_SET_PDEATHSIG = 1  # prctl(2): the signal a process gets when its parent dies
 CHUNKS_PER_JOB = 8
 MAX_CHUNK = 256
 MAX_AHEAD = 1024  # chunks read ahead at most, whatever --jobs says
@@ -25,7 +28,21 @@ MAX_AHEAD = 1024  # chunks read ahead at most, whatever --jobs says
 
 def _start_worker(backend_name: str, settings: dict) -> None:
     global _worker_backend
+    _die_with_parent()
     _worker_backend = get_backend(backend_name, **settings)
+
+
+def _die_with_parent() -> None:
+    """On Linux, ask the kernel to end this worker when the process that started it dies, even by SIGKILL
+    (which leaves it no chance to shut its pool down); elsewhere, nothing."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)  # the parent is gone: nothing is left to hand results to
+    except (OSError, AttributeError):
+        return
 
 
 def _solve_chunk(puzzles: list[Puzzle], time_limit: float | None) -> list[Result]:

@@ -1,6 +1,12 @@
 """`solve --jobs N`: several processes, results in input order, errors surface as one line."""
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
+import time
+
 import pytest
 
 from satdoku.backends.registry import get_backend
@@ -9,7 +15,7 @@ from satdoku.errors import BackendUnavailable
 from satdoku.models.formats import read_puzzles
 from satdoku.models.verify import is_solution
 from satdoku.parallel import chunk_size, solve_in_processes
-from tests.conftest import DEAD, assert_results
+from tests.conftest import DEAD, REPO, SHARED_PUZZLES, assert_results
 
 
 
@@ -49,3 +55,22 @@ def test_cli_jobs_output_equals_sequential_output(shared_puzzles, capsys):
     assert main(["solve", path, "--jobs", "2"]) == 0
     two = capsys.readouterr().out
     assert one == two and len(two.splitlines()) == 95
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the kernel's parent-death signal is Linux's")
+def test_workers_end_when_the_run_is_killed() -> None:
+    """SIGKILL leaves `solve --jobs 2` no chance to shut its pool down; its workers still end with it."""
+    proc = subprocess.Popen([sys.executable, "-m", "satdoku", "solve", str(SHARED_PUZZLES / "tdoku_17_clue.txt"),
+                             "--jobs", "2"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=REPO)
+    assert proc.stdout.readline().strip()
+    workers = [int(pid) for pid in open(f"/proc/{proc.pid}/task/{proc.pid}/children").read().split()]
+    assert workers
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    deadline = time.monotonic() + 10
+    alive = workers
+    while alive and time.monotonic() < deadline:
+        time.sleep(0.1)
+        alive = [pid for pid in workers if os.path.exists(f"/proc/{pid}")
+                 and open(f"/proc/{pid}/status").read().split("State:")[1].split()[0] != "Z"]
+    assert alive == []
