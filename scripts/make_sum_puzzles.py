@@ -26,6 +26,7 @@ import random
 import sys
 from pathlib import Path
 
+from make_variant_puzzles import fewest_givens, neighbours  # the sibling script (scripts/ is on sys.path)
 from satdoku.backends.registry import get_backend
 from satdoku.models.fpuzzles import fpuzzles_object, to_fpuzzles
 from satdoku.models.geometry import Geometry
@@ -38,13 +39,6 @@ SETS = {"killer_9x9": (3, 3, "killer"), "killer_6x6": (2, 3, "killer"),
 CAGE_SIZES = (2, 2, 3, 3, 3, 4, 4, 5)  # drawn at random for each new cage
 MAX_CAGE = 5        # merged cages stay this small
 MERGE_TRIES = 12    # merges tried once the puzzle is unique
-
-
-def neighbours(cell: int, n: int, diagonal: bool = False) -> list[int]:
-    """The orthogonal (and diagonal) neighbours of a cell."""
-    r, c = divmod(cell, n)
-    steps = [(0, 1), (1, 0), (0, -1), (-1, 0)] + ([(1, 1), (1, -1), (-1, 1), (-1, -1)] if diagonal else [])
-    return [(r + dr) * n + c + dc for dr, dc in steps if 0 <= r + dr < n and 0 <= c + dc < n]
 
 
 def random_grid(g: Geometry, rng: random.Random) -> Grid:
@@ -190,13 +184,7 @@ def with_givens(g: Geometry, grid: Grid, rng: random.Random) -> Puzzle:
     while sat.count(Puzzle(g, tuple(cells)), limit=2) > 1:
         cell = order.pop()
         cells[cell] = grid[cell]
-    for cell in rng.sample(range(g.n_cells), g.n_cells):
-        if cells[cell]:
-            trial = cells.copy()
-            trial[cell] = 0
-            if sat.count(Puzzle(g, tuple(trial)), limit=2) == 1:
-                cells = trial
-    return Puzzle(g, tuple(cells))
+    return fewest_givens(g, cells, rng)
 
 
 def make_puzzle(kind: str, g: Geometry, rng: random.Random) -> tuple[Puzzle, Grid]:

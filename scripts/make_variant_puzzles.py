@@ -71,9 +71,11 @@ def connected(owner: list[int], region: int, n: int) -> bool:
     return len(seen) == len(cells)
 
 
-def neighbours(cell: int, n: int) -> list[int]:
+def neighbours(cell: int, n: int, diagonal: bool = False) -> list[int]:
+    """The orthogonal (and, asked, diagonal) neighbours of a cell."""
     r, c = divmod(cell, n)
-    return [(r + dr) * n + c + dc for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0)) if 0 <= r + dr < n and 0 <= c + dc < n]
+    steps = [(0, 1), (1, 0), (0, -1), (-1, 0)] + ([(1, 1), (1, -1), (-1, 1), (-1, -1)] if diagonal else [])
+    return [(r + dr) * n + c + dc for dr, dc in steps if 0 <= r + dr < n and 0 <= c + dc < n]
 
 
 def unique_puzzle(g: Geometry, rng: random.Random) -> Puzzle | None:
@@ -88,6 +90,12 @@ def unique_puzzle(g: Geometry, rng: random.Random) -> Puzzle | None:
             cells[cell] = digit
             if sat.solve(Puzzle(g, tuple(cells))).solved:
                 break
+    return fewest_givens(g, cells, rng)
+
+
+def fewest_givens(g: Geometry, cells: list[int], rng: random.Random) -> Puzzle:
+    """A unique puzzle with its givens removed in random order while it stays unique (pysat counts to 2)."""
+    sat = get_backend("pysat")
     for cell in rng.sample(range(g.n_cells), g.n_cells):
         if cells[cell]:
             trial = cells.copy()
