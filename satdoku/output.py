@@ -13,6 +13,7 @@ import json
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, TextIO
 
 from satdoku.backends.base import Status
@@ -64,7 +65,7 @@ class Report:
         """True for a line of a batch that is not a puzzle."""
         return self.puzzle is None
 
-    @property
+    @cached_property
     def dataset(self) -> str | None:
         """How a data set's own solution compares with the verified one: None when it has none, 'agrees', or
         'differs' with why (another solution: the puzzle is not unique; or the rules it breaks).

@@ -227,12 +227,7 @@ def parse_cage(names: Any, total: Any, n: int, k: int) -> tuple[tuple[int, ...],
     ...
     satdoku.errors.InputError: killer cage 1 at r1c1: 2 different digits of 1..4 sum to 3..7, not 2
     """
-    if not isinstance(names, (list, tuple)):
-        raise InputError(f"killer cage {k}: expected a list of cells, found {_json(names)}")
-    try:
-        cells = tuple(parse_cell(name, n) for name in names)
-    except InputError as err:
-        raise InputError(f"killer cage {k}: {err}") from None
+    cells = _named_cells(names, n, f"killer cage {k}")
     where = cell_name(cells[0], n) if cells else "no cell"
     try:
         value = parse_total(total)
@@ -242,18 +237,23 @@ def parse_cage(names: Any, total: Any, n: int, k: int) -> tuple[tuple[int, ...],
     return cells, value
 
 
+def _named_cells(names: Any, n: int, what: str) -> tuple[int, ...]:
+    """The cells of a list of names; errors name `what` (such as 'arrow 2') and the bad name."""
+    if not isinstance(names, (list, tuple)):
+        raise InputError(f"{what}: expected a list of cells, found {_json(names)}")
+    try:
+        return tuple(parse_cell(name, n) for name in names)
+    except InputError as err:
+        raise InputError(f"{what}: {err}") from None
+
+
 def parse_arrow(names: Any, n: int, k: int) -> tuple[int, tuple[int, ...]]:
     """Arrow k from its cell names, the circle first; errors name the arrow and a cell.
 
     >>> parse_arrow(["R1C1", "R1C2", "R2C2"], 4, 1)
     (0, (1, 5))
     """
-    if not isinstance(names, (list, tuple)):
-        raise InputError(f"arrow {k}: expected a list of cells, found {_json(names)}")
-    try:
-        cells = tuple(parse_cell(name, n) for name in names)
-    except InputError as err:
-        raise InputError(f"arrow {k}: {err}") from None
+    cells = _named_cells(names, n, f"arrow {k}")
     if not cells:
         raise InputError(f"arrow {k}: no cells; an arrow has a circle and at least one more cell")
     check_arrow(cells[0], cells[1:], n, k)
