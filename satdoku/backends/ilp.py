@@ -187,15 +187,16 @@ class IlpBackend(Backend):
         raise SolverError(f"{self.name} answered {model.problem.solverModel.modelStatusToString(status)!r} "
                           f"with no solution")
 
-    def reused_model(self, geometry: Geometry) -> IlpModel:
-        """The one problem of a geometry that this backend keeps and re-fixes for every puzzle."""
+    def reused_model(self, geometry: Geometry, deadline: Deadline | None = None) -> IlpModel:
+        """The one problem of a geometry that this backend keeps and re-fixes for every puzzle; building it
+        stops at `deadline` (TimeLimitReached; nothing half-built is kept)."""
         if geometry not in self._models:
-            self._models[geometry] = encode_matrix(geometry)
+            self._models[geometry] = encode_matrix(geometry, deadline)
         return self._models[geometry]
 
     def solve_within(self, puzzle: Puzzle, deadline: Deadline) -> Result:
         """Solve on the geometry's reused problem, the givens fixed by bounds for this call."""
-        model = self.reused_model(puzzle.geometry)
+        model = self.reused_model(puzzle.geometry, deadline)
         with givens_fixed(model, puzzle):
             status, grid = self.run(model, deadline)
         return Result(status, grid)

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
+from satdoku.deadline import Deadline
 from satdoku.errors import InputError, missing_library
 
 try:
@@ -138,19 +139,29 @@ def row_name(matrix: ExactCover, item: int) -> str:
     return re.sub(r"\W+", "_", matrix.item_name(item))
 
 
-def encode_matrix(geometry: Geometry) -> IlpModel:
+BLOCK_ROWS = 1024  # variables or rows built between two looks at the deadline
+
+
+def encode_matrix(geometry: Geometry, deadline: Deadline | None = None) -> IlpModel:
     """The problem of a geometry with no givens: one binary per option, sum == 1 per primary item,
-    sum <= 1 per secondary item.
+    sum <= 1 per secondary item; building it looks at `deadline` every BLOCK_ROWS variables and rows
+    (PuLP takes seconds for a 64x64's 262,144 binaries).
 
     >>> m = encode_matrix(Geometry(2, 2))
     >>> len(m.variables), m.problem.numConstraints()
     (64, 64)
     """
+    deadline = deadline or Deadline()
     matrix = exact_cover(geometry)
     problem = pulp.LpProblem(f"satdoku_{geometry.n}x{geometry.n}", pulp.LpMinimize)
-    variables = [problem.add_variable(variable_name(matrix, o), 0, 1, cat=pulp.LpBinary)
-                 for o in range(matrix.n_options)]
+    variables = []
+    for o in range(matrix.n_options):
+        if o % BLOCK_ROWS == 0:
+            deadline.check()
+        variables.append(problem.add_variable(variable_name(matrix, o), 0, 1, cat=pulp.LpBinary))
     for item, options in enumerate(matrix.item_options):
+        if item % BLOCK_ROWS == 0:
+            deadline.check()
         row = pulp.LpAffineExpression([(variables[o], 1) for o in options.tolist()])
         sense = pulp.LpConstraintEQ if matrix.is_primary(item) else pulp.LpConstraintLE
         problem.addConstraint(pulp.LpConstraint(row, sense, row_name(matrix, item), 1))
